@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * haltpoll.c - adaptive poll-then-halt cpuidle governor for guests
+ *
+ * Copyright 2019 Red Hat, Inc. and/or its affiliates.
+ *
+ * Authors: Marcelo Tosatti <mtosatti@redhat.com>
+ */
+
+/**
+ * DOC: haltpoll-description
+ *
+ * An idle vCPU that halts exits to the host and is descheduled there; its
+ * next wakeup costs an IPI, a host wakeup and a VM entry, tens of
+ * microseconds. A vCPU that polls with TIF_POLLING_NRFLAG set is woken by a
+ * plain store to its thread flags instead, within nanoseconds, but every
+ * nanosecond it polls is host CPU time. The governor's observation is that
+ * guest wakeups come in patterns (request/response traffic, a pipe, a lock
+ * hand-off), so the recent past says whether a short poll will pay off.
+ *
+ * Metrics, per CPU:
+ *
+ * - window_ns: how long the poll state may spin before giving up. Starts at
+ *   0 (no polling) when the CPU's cpuidle device is enabled.
+ * - idle_ns: length of the idle period that just ended: the time spent
+ *   polling plus, if the poll timed out, the time spent halted.
+ *
+ * Procedure, on every idle entry (haltpoll_select()):
+ *
+ * 1. If PM QoS allows no exit latency, poll, keeping the tick.
+ * 2. If the last poll ran out its window, halt now: the wakeup is not coming
+ *    soon. Otherwise poll for window_ns, keeping the tick (it is not stopped
+ *    for a period that short).
+ * 3. When halting, stop the tick only if the last idle period lasted at
+ *    least half a tick; restarting it around every short halt costs more
+ *    than the halt saves (haltpoll_keep_tick()).
+ *
+ * And on every idle exit (haltpoll_reflect()), for a period that ended in
+ * the halt state, i.e. one the window did not catch:
+ *
+ * 4. If idle_ns <= guest_halt_poll_ns, a window within reach would have
+ *    caught the wakeup: grow the window, multiplying it by
+ *    guest_halt_poll_grow, starting from guest_halt_poll_grow_start, capped
+ *    at guest_halt_poll_ns.
+ * 5. Otherwise polling was wasted: if guest_halt_poll_allow_shrink, divide
+ *    the window by guest_halt_poll_shrink, dropping to 0 below
+ *    guest_halt_poll_grow_start.
+ *
+ * A poll that caught its wakeup leaves the window as it is. The arithmetic of
+ * steps 2 to 5 lives in haltpoll_window.h as pure functions.
+ *
+ * Every parameter write is checked against the others before it takes effect
+ * (haltpoll_params_invalid()); no value, or combination of values, can ask
+ * for a window above HALTPOLL_WINDOW_CAP_NS.
+ */
+
+#include <linux/cpuidle.h>
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/tick.h>
+#include <trace/events/power.h>
+
+#include "haltpoll_window.h"
+
+/**
+ * struct haltpoll_cpu - per-CPU governor state
+ * @window_ns: current poll window
+ * @poll_ns: time the current idle period has polled before halting
+ * @last_idle_ns: length of the previous idle period
+ */
+struct haltpoll_cpu {
+	u64 window_ns;
+	u64 poll_ns;
+	u64 last_idle_ns;
+};
+
+static DEFINE_PER_CPU(struct haltpoll_cpu, haltpoll_cpus);
+
+static struct haltpoll_params haltpoll_params __read_mostly = {
+	.max_ns		= 200000,
+	.grow_start_ns	= 50000,
+	.grow		= 2,
+	.shrink		= 2,
+	.allow_shrink	= true,
+};
+
+static struct haltpoll_params haltpoll_params_snapshot(void)
+{
+	struct haltpoll_params p = {
+		.max_ns		= READ_ONCE(haltpoll_params.max_ns),
+		.grow_start_ns	= READ_ONCE(haltpoll_params.grow_start_ns),
+		.grow		= READ_ONCE(haltpoll_params.grow),
+		.shrink		= READ_ONCE(haltpoll_params.shrink),
+		.allow_shrink	= READ_ONCE(haltpoll_params.allow_shrink),
+	};
+
+	return p;
+}
+
+/*
+ * The field of @p that @kp describes. Parameters point into haltpoll_params;
+ * the same offset into a copy lets a write be validated on the copy, with
+ * all other parameters, before the idle loop can see it.
+ */
+static unsigned int *haltpoll_param_field(struct haltpoll_params *p,
+					  const struct kernel_param *kp)
+{
+	size_t offset = (char *)kp->arg - (char *)&haltpoll_params;
+
+	return (unsigned int *)((char *)p + offset);
+}
+
+static int haltpoll_param_set_uint(const char *val,
+				   const struct kernel_param *kp)
+{
+	struct haltpoll_params next = haltpoll_params;
+	const char *why;
+	unsigned int value;
+	int ret;
+
+	ret = kstrtouint(val, 0, &value);
+	if (ret) {
+		pr_warn("%s: not an unsigned integer\n", kp->name);
+		return ret;
+	}
+
+	*haltpoll_param_field(&next, kp) = value;
+	why = haltpoll_params_invalid(&next);
+	if (why) {
+		pr_warn("%s=%u refused: %s\n", kp->name, value, why);
+		return -EINVAL;
+	}
+
+	WRITE_ONCE(*(unsigned int *)kp->arg, value);
+	return 0;
+}
+
+static const struct kernel_param_ops haltpoll_uint_ops = {
+	.set = haltpoll_param_set_uint,
+	.get = param_get_uint,
+};
+
+module_param_cb(guest_halt_poll_ns, &haltpoll_uint_ops,
+		&haltpoll_params.max_ns, 0644);
+MODULE_PARM_DESC(guest_halt_poll_ns,
+		 "Largest poll window in ns (0 disables polling, at most 10000000)");
+
+module_param_cb(guest_halt_poll_grow_start, &haltpoll_uint_ops,
+		&haltpoll_params.grow_start_ns, 0644);
+MODULE_PARM_DESC(guest_halt_poll_grow_start,
+		 "First window in ns when growing from 0 (1 to 10000000)");
+
+module_param_cb(guest_halt_poll_grow, &haltpoll_uint_ops,
+		&haltpoll_params.grow, 0644);
+MODULE_PARM_DESC(guest_halt_poll_grow,
+		 "Window multiplier on growth (>= 1; 1 keeps the window at grow_start)");
+
+module_param_cb(guest_halt_poll_shrink, &haltpoll_uint_ops,
+		&haltpoll_params.shrink, 0644);
+MODULE_PARM_DESC(guest_halt_poll_shrink,
+		 "Window divisor on shrink (0 resets the window to 0)");
+
+module_param_named(guest_halt_poll_allow_shrink, haltpoll_params.allow_shrink,
+		   bool, 0644);
+MODULE_PARM_DESC(guest_halt_poll_allow_shrink,
+		 "Shrink the window after idle periods longer than guest_halt_poll_ns");
+
+static int haltpoll_halt(struct haltpoll_cpu *hc, bool *stop_tick)
+{
+	*stop_tick = !haltpoll_keep_tick(hc->last_idle_ns, TICK_NSEC);
+	return 1;
+}
+
+static int haltpoll_poll(struct cpuidle_device *dev, u64 window_ns,
+			 bool *stop_tick)
+{
+	/* Set on every selection: cpuidle_poll_time() fills a zero with its own default. */
+	dev->poll_limit_ns = window_ns;
+	*stop_tick = false;
+	return 0;
+}
+
+/**
+ * haltpoll_select - selects the next idle state to enter
+ * @drv: cpuidle driver containing state data
+ * @dev: the CPU
+ * @stop_tick: set to false to keep the scheduler tick running
+ */
+static int haltpoll_select(struct cpuidle_driver *drv,
+			   struct cpuidle_device *dev, bool *stop_tick)
+{
+	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
+	struct haltpoll_params p = haltpoll_params_snapshot();
+	u64 window_ns = min(hc->window_ns, haltpoll_window_limit_ns(&p));
+	bool poll_timed_out = dev->last_state_idx == 0 && dev->poll_time_limit;
+
+	if (drv->state_count < 2 || dev->states_usage[1].disable)
+		return haltpoll_poll(dev, window_ns, stop_tick);
+	if (cpuidle_governor_latency_req(dev->cpu) == 0)
+		return haltpoll_poll(dev, window_ns, stop_tick);
+	if (dev->states_usage[0].disable)
+		return haltpoll_halt(hc, stop_tick);
+	if (haltpoll_should_poll(window_ns, poll_timed_out))
+		return haltpoll_poll(dev, window_ns, stop_tick);
+	return haltpoll_halt(hc, stop_tick);
+}
+
+static void haltpoll_adapt_window(struct haltpoll_cpu *hc, u64 idle_ns)
+{
+	struct haltpoll_params p = haltpoll_params_snapshot();
+	u64 old_ns = hc->window_ns;
+	u64 new_ns = haltpoll_window_next(&p, old_ns, idle_ns);
+
+	if (new_ns > old_ns)
+		trace_guest_halt_poll_ns_grow(new_ns, old_ns);
+	else if (new_ns < old_ns)
+		trace_guest_halt_poll_ns_shrink(new_ns, old_ns);
+	hc->window_ns = new_ns;
+}
+
+/**
+ * haltpoll_reflect - learn from the idle period that just ended
+ * @dev: the CPU
+ * @index: the state actually entered
+ */
+static void haltpoll_reflect(struct cpuidle_device *dev, int index)
+{
+	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
+	u64 residency_ns = dev->last_residency_ns;
+
+	dev->last_state_idx = index;
+
+	if (index == 0 && dev->poll_time_limit) {
+		/* The halt that follows continues this idle period. */
+		hc->poll_ns = residency_ns;
+		return;
+	}
+
+	hc->last_idle_ns = hc->poll_ns + residency_ns;
+	hc->poll_ns = 0;
+	if (index != 0)
+		haltpoll_adapt_window(hc, hc->last_idle_ns);
+}
+
+/**
+ * haltpoll_enable_device - start a CPU with a closed window
+ * @drv: cpuidle driver
+ * @dev: the CPU
+ */
+static int haltpoll_enable_device(struct cpuidle_driver *drv,
+				  struct cpuidle_device *dev)
+{
+	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
+
+	*hc = (struct haltpoll_cpu){ };
+	dev->poll_limit_ns = 0;
+	return 0;
+}
+
+/*
+ * The rating is below menu's and teo's: the governor is only picked by a
+ * driver that names it (cpuidle-haltpoll) or by an operator.
+ */
+static struct cpuidle_governor haltpoll_governor = {
+	.name =			"haltpoll",
+	.rating =		9,
+	.enable =		haltpoll_enable_device,
+	.select =		haltpoll_select,
+	.reflect =		haltpoll_reflect,
+};
+
+/*
+ * Registered whatever the hypervisor: nothing here depends on KVM, and the
+ * driver decides on its own whether polling is wanted (arch_haltpoll_want()).
+ */
+static int __init init_haltpoll(void)
+{
+	return cpuidle_register_governor(&haltpoll_governor);
+}
+
+postcore_initcall(init_haltpoll);

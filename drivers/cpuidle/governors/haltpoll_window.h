@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Poll window arithmetic of the haltpoll cpuidle governor.
+ *
+ * Everything here is a pure function of its arguments: no per-CPU data, no
+ * module parameters, no clock. The governor (haltpoll.c), its KUnit suite
+ * and the userspace policy simulator (tools/haltpoll-sim) all compile this
+ * very file, so what is simulated and tested is what runs in the kernel.
+ * Only <linux/types.h> is needed; userspace supplies its own.
+ */
+#ifndef _HALTPOLL_WINDOW_H
+#define _HALTPOLL_WINDOW_H
+
+#include <linux/types.h>
+
+/*
+ * Largest poll window any parameter may ask for: 10 ms. A window is meant to
+ * bridge the gap between a request and its reply; past a few scheduler ticks
+ * (4 ms at HZ=250) the vCPU is simply busy-waiting on the host's dime, and an
+ * operator who wants that should boot with idle=poll instead.
+ */
+#define HALTPOLL_WINDOW_CAP_NS	10000000ULL
+
+/**
+ * struct haltpoll_params - one consistent snapshot of the tunables
+ * @max_ns:		guest_halt_poll_ns, the largest window
+ * @grow_start_ns:	guest_halt_poll_grow_start, first non-zero window
+ * @grow:		guest_halt_poll_grow, multiplier on growth
+ * @shrink:		guest_halt_poll_shrink, divisor on shrink (0: reset)
+ * @allow_shrink:	guest_halt_poll_allow_shrink
+ */
+struct haltpoll_params {
+	unsigned int max_ns;
+	unsigned int grow_start_ns;
+	unsigned int grow;
+	unsigned int shrink;
+	bool allow_shrink;
+};
+
+/**
+ * haltpoll_params_invalid - say why a set of tunables cannot be obeyed
+ * @p: candidate parameters
+ *
+ * Return: NULL if @p is usable, otherwise a message for the operator.
+ */
+static inline const char *haltpoll_params_invalid(const struct haltpoll_params *p)
+{
+	if (p->max_ns > HALTPOLL_WINDOW_CAP_NS)
+		return "guest_halt_poll_ns above the 10 ms cap";
+	if (p->grow_start_ns > HALTPOLL_WINDOW_CAP_NS)
+		return "guest_halt_poll_grow_start above the 10 ms cap";
+	/* 0 * grow is 0: only grow_start can open a closed window. */
+	if (p->grow_start_ns == 0)
+		return "guest_halt_poll_grow_start 0: a closed window could never open";
+	if (p->grow == 0)
+		return "guest_halt_poll_grow must be at least 1 (1: fixed window)";
+	return NULL;
+}
+
+static inline u64 haltpoll_min_u64(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+/**
+ * haltpoll_window_limit_ns - the largest window @p allows
+ * @p: parameters
+ *
+ * Clamped to the cap again so that no combination of values, even one a
+ * concurrent parameter write has only half installed, polls for longer.
+ */
+static inline u64 haltpoll_window_limit_ns(const struct haltpoll_params *p)
+{
+	return haltpoll_min_u64(p->max_ns, HALTPOLL_WINDOW_CAP_NS);
+}
+
+/**
+ * haltpoll_window_grow - next window after a wakeup the window just missed
+ * @p: parameters
+ * @window_ns: current window
+ *
+ * Multiplies by @p->grow, starts at @p->grow_start_ns, stops at the limit.
+ * The product cannot overflow: the window never exceeds the 10 ms cap
+ * (fewer than 2^24 ns) and the factor is 32 bits wide.
+ */
+static inline u64 haltpoll_window_grow(const struct haltpoll_params *p,
+				       u64 window_ns)
+{
+	u64 limit_ns = haltpoll_window_limit_ns(p);
+	u64 next_ns = haltpoll_min_u64(window_ns, limit_ns) * p->grow;
+
+	if (next_ns < p->grow_start_ns)
+		next_ns = p->grow_start_ns;
+	return haltpoll_min_u64(next_ns, limit_ns);
+}
+
+/**
+ * haltpoll_window_shrink - next window after an idle period out of reach
+ * @p: parameters
+ * @window_ns: current window
+ *
+ * Divides by @p->shrink (0 resets the window at once) and drops to 0 below
+ * @p->grow_start_ns, where polling has stopped paying for itself.
+ */
+static inline u64 haltpoll_window_shrink(const struct haltpoll_params *p,
+					 u64 window_ns)
+{
+	u64 next_ns;
+
+	if (!p->allow_shrink)
+		return haltpoll_min_u64(window_ns, haltpoll_window_limit_ns(p));
+	if (p->shrink == 0)
+		return 0;
+	next_ns = haltpoll_min_u64(window_ns / p->shrink,
+				   haltpoll_window_limit_ns(p));
+	return next_ns < p->grow_start_ns ? 0 : next_ns;
+}
+
+/**
+ * haltpoll_window_next - adapt the window to the idle period that just ended
+ * @p: parameters
+ * @window_ns: window in force during that period
+ * @idle_ns: whole idle period, poll time plus halt time
+ *
+ * Called for idle periods that ended in the halt state. If the window
+ * covered the whole period (the poll state was disabled) there is nothing
+ * to learn. If the wakeup still came within @p->max_ns, a larger
+ * window would have caught it: grow. If it came later, no window allowed
+ * would have: polling was wasted, shrink.
+ *
+ * Return: the window for the next idle period.
+ */
+static inline u64 haltpoll_window_next(const struct haltpoll_params *p,
+				       u64 window_ns, u64 idle_ns)
+{
+	if (idle_ns <= window_ns)
+		return haltpoll_min_u64(window_ns, haltpoll_window_limit_ns(p));
+	if (idle_ns <= haltpoll_window_limit_ns(p))
+		return haltpoll_window_grow(p, window_ns);
+	return haltpoll_window_shrink(p, window_ns);
+}
+
+/**
+ * haltpoll_should_poll - pick between the poll and the halt state
+ * @window_ns: current window
+ * @poll_timed_out: the previous state was a poll that hit its limit
+ *
+ * A poll that ran out its window is followed by a halt; anything else polls
+ * again if there is a window at all.
+ */
+static inline bool haltpoll_should_poll(u64 window_ns, bool poll_timed_out)
+{
+	return window_ns && !poll_timed_out;
+}
+
+/**
+ * haltpoll_keep_tick - whether a halt should leave the scheduler tick running
+ * @last_idle_ns: length of the previous idle period
+ * @tick_ns: length of a tick period
+ *
+ * Stopping the tick and starting it again costs two clockevent programmings
+ * per idle period, more than a short halt saves (it made the driver with
+ * polling disabled slower than no driver at all). Like the generic idle loop,
+ * which stops the tick only after an idle period the tick fired in, keep it
+ * unless the CPU was last idle for at least half a tick period.
+ */
+static inline bool haltpoll_keep_tick(u64 last_idle_ns, u64 tick_ns)
+{
+	return last_idle_ns < tick_ns / 2;
+}
+
+#endif /* _HALTPOLL_WINDOW_H */

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the haltpoll governor's decisions: the poll window
+ * arithmetic, parameter validation, and the poll/halt and tick choices.
+ * They exercise haltpoll_window.h, the very code the governor runs.
+ */
+
+#include <kunit/test.h>
+
+#include "../haltpoll_window.h"
+
+#define US	1000ULL
+#define MS	1000000ULL
+
+/* The defaults of Linux 6.12, and the SAP HANA tuning profile. */
+static const struct haltpoll_params defaults = {
+	.max_ns = 200 * US, .grow_start_ns = 50 * US,
+	.grow = 2, .shrink = 2, .allow_shrink = true,
+};
+
+static const struct haltpoll_params sap_hana = {
+	.max_ns = 2400 * US, .grow_start_ns = 2400 * US,
+	.grow = 2, .shrink = 2, .allow_shrink = true,
+};
+
+static const struct haltpoll_params no_shrink = {
+	.max_ns = 200 * US, .grow_start_ns = 50 * US,
+	.grow = 2, .shrink = 2, .allow_shrink = false,
+};
+
+static const struct haltpoll_params reset_on_shrink = {
+	.max_ns = 200 * US, .grow_start_ns = 50 * US,
+	.grow = 2, .shrink = 0, .allow_shrink = true,
+};
+
+static const struct haltpoll_params huge_grow = {
+	.max_ns = 10 * MS, .grow_start_ns = 1,
+	.grow = 4294967295U, .shrink = 4294967295U, .allow_shrink = true,
+};
+
+static const struct haltpoll_params fixed_window = {
+	.max_ns = 200 * US, .grow_start_ns = 100 * US,
+	.grow = 1, .shrink = 2, .allow_shrink = true,
+};
+
+static const struct haltpoll_params polling_off = {
+	.max_ns = 0, .grow_start_ns = 50 * US,
+	.grow = 2, .shrink = 2, .allow_shrink = true,
+};
+
+struct window_case {
+	const char *name;
+	const struct haltpoll_params *params;
+	u64 window_ns;
+	u64 idle_ns;
+	u64 expected_ns;
+};
+
+static const struct window_case window_cases[] = {
+	{ "closed window opens at grow_start", &defaults, 0, 80 * US, 50 * US },
+	{ "grow multiplies", &defaults, 50 * US, 90 * US, 100 * US },
+	{ "grow stops at guest_halt_poll_ns", &defaults, 150 * US, 180 * US, 200 * US },
+	{ "idle at the limit still grows", &defaults, 100 * US, 200 * US, 200 * US },
+	{ "idle past the limit shrinks", &defaults, 200 * US, 201 * US, 100 * US },
+	{ "shrink below grow_start drops to 0", &defaults, 50 * US, 5 * MS, 0 },
+	{ "closed window stays closed on long idle", &defaults, 0, 5 * MS, 0 },
+	{ "idle within the window teaches nothing", &defaults, 100 * US, 60 * US, 100 * US },
+	{ "allow_shrink=N keeps the window", &no_shrink, 200 * US, 5 * MS, 200 * US },
+	{ "shrink 0 resets", &reset_on_shrink, 200 * US, 5 * MS, 0 },
+	{ "SAP profile opens at 2.4 ms", &sap_hana, 0, 1 * MS, 2400 * US },
+	{ "SAP profile shrinks to 0", &sap_hana, 2400 * US, 3 * MS, 0 },
+	{ "UINT_MAX grow is capped", &huge_grow, 8 * MS, 9 * MS, 10 * MS },
+	{ "UINT_MAX grow from 0 opens at grow_start", &huge_grow, 0, 9 * MS, 1 },
+	{ "UINT_MAX shrink drops to 0", &huge_grow, 10 * MS, 20 * MS, 0 },
+	{ "grow 1 is a fixed window", &fixed_window, 100 * US, 150 * US, 100 * US },
+	{ "polling off never opens", &polling_off, 0, 10 * US, 0 },
+	{ "lowered limit clamps the window", &polling_off, 100 * US, 150 * US, 0 },
+};
+
+static void haltpoll_window_next_test(struct kunit *test)
+{
+	const struct window_case *c;
+
+	for (c = window_cases; c < window_cases + ARRAY_SIZE(window_cases); c++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    haltpoll_window_next(c->params, c->window_ns, c->idle_ns),
+				    c->expected_ns, "case: %s", c->name);
+}
+
+/* Wakeups just after the window closes, within reach, open it to the limit. */
+static void haltpoll_window_grows_to_limit_test(struct kunit *test)
+{
+	u64 window_ns = 0, prev_ns, idle_ns;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		prev_ns = window_ns;
+		idle_ns = min(window_ns + US, 200 * US);
+		window_ns = haltpoll_window_next(&defaults, window_ns, idle_ns);
+		KUNIT_EXPECT_GE(test, window_ns, prev_ns);
+	}
+	KUNIT_EXPECT_EQ(test, window_ns, 200 * US);
+}
+
+/* Idle periods no window can reach must close it. */
+static void haltpoll_window_shrinks_to_zero_test(struct kunit *test)
+{
+	u64 window_ns = 200 * US, prev_ns;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		prev_ns = window_ns;
+		window_ns = haltpoll_window_next(&defaults, window_ns, 4 * MS);
+		KUNIT_EXPECT_LE(test, window_ns, prev_ns);
+	}
+	KUNIT_EXPECT_EQ(test, window_ns, 0);
+}
+
+struct params_case {
+	const char *name;
+	struct haltpoll_params params;
+	bool valid;
+};
+
+static const struct params_case params_cases[] = {
+	{ "defaults", { 200 * US, 50 * US, 2, 2, true }, true },
+	{ "SAP profile", { 2400 * US, 2400 * US, 2, 2, true }, true },
+	{ "polling disabled", { 0, 50 * US, 2, 2, true }, true },
+	{ "window at the cap", { 10 * MS, 50 * US, 2, 2, true }, true },
+	{ "window above the cap", { 10 * MS + 1, 50 * US, 2, 2, true }, false },
+	{ "2 s window", { 2000 * MS, 50 * US, 2, 2, true }, false },
+	{ "grow_start above the cap", { 200 * US, 10 * MS + 1, 2, 2, true }, false },
+	{ "grow_start above the window", { 200 * US, 400 * US, 2, 2, true }, true },
+	{ "grow 0", { 200 * US, 50 * US, 0, 2, true }, false },
+	{ "grow 1 with grow_start", { 200 * US, 50 * US, 1, 2, true }, true },
+	{ "grow 1 without grow_start", { 200 * US, 0, 1, 2, true }, false },
+	{ "grow 2 without grow_start", { 200 * US, 0, 2, 2, true }, false },
+	{ "grow_start 1 ns", { 200 * US, 1, 2, 2, true }, true },
+	{ "grow UINT_MAX", { 200 * US, 50 * US, 4294967295U, 2, true }, true },
+	{ "shrink 0", { 200 * US, 50 * US, 2, 0, true }, true },
+	{ "shrink UINT_MAX", { 200 * US, 50 * US, 2, 4294967295U, true }, true },
+};
+
+static void haltpoll_params_invalid_test(struct kunit *test)
+{
+	const struct params_case *c;
+
+	for (c = params_cases; c < params_cases + ARRAY_SIZE(params_cases); c++)
+		KUNIT_EXPECT_EQ_MSG(test, !haltpoll_params_invalid(&c->params),
+				    c->valid, "case: %s", c->name);
+}
+
+struct select_case {
+	const char *name;
+	u64 window_ns;
+	bool poll_timed_out;
+	bool poll;
+};
+
+static const struct select_case select_cases[] = {
+	{ "open window polls", 100 * US, false, true },
+	{ "caught poll polls again", 100 * US, false, true },
+	{ "timed-out poll halts", 100 * US, true, false },
+	{ "closed window halts", 0, false, false },
+	{ "closed window after timeout halts", 0, true, false },
+};
+
+static void haltpoll_should_poll_test(struct kunit *test)
+{
+	const struct select_case *c;
+
+	for (c = select_cases; c < select_cases + ARRAY_SIZE(select_cases); c++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    haltpoll_should_poll(c->window_ns, c->poll_timed_out),
+				    c->poll, "case: %s", c->name);
+}
+
+struct tick_case {
+	const char *name;
+	u64 last_idle_ns;
+	bool keep;
+};
+
+/* With a 4 ms tick (HZ=250). */
+static const struct tick_case tick_cases[] = {
+	{ "short idle keeps the tick", 30 * US, true },
+	{ "no idle yet keeps the tick", 0, true },
+	{ "just under half a tick keeps it", 2 * MS - 1, true },
+	{ "half a tick stops it", 2 * MS, false },
+	{ "long idle stops it", 1000 * MS, false },
+};
+
+static void haltpoll_keep_tick_test(struct kunit *test)
+{
+	const struct tick_case *c;
+
+	for (c = tick_cases; c < tick_cases + ARRAY_SIZE(tick_cases); c++)
+		KUNIT_EXPECT_EQ_MSG(test, haltpoll_keep_tick(c->last_idle_ns, 4 * MS),
+				    c->keep, "case: %s", c->name);
+}
+
+static struct kunit_case haltpoll_governor_cases[] = {
+	KUNIT_CASE(haltpoll_window_next_test),
+	KUNIT_CASE(haltpoll_window_grows_to_limit_test),
+	KUNIT_CASE(haltpoll_window_shrinks_to_zero_test),
+	KUNIT_CASE(haltpoll_params_invalid_test),
+	KUNIT_CASE(haltpoll_should_poll_test),
+	KUNIT_CASE(haltpoll_keep_tick_test),
+	{}
+};
+
+static struct kunit_suite haltpoll_governor_suite = {
+	.name = "haltpoll_governor",
+	.test_cases = haltpoll_governor_cases,
+};
+
+kunit_test_suite(haltpoll_governor_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the haltpoll cpuidle governor");
+MODULE_LICENSE("GPL");
