@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest halt polling for Linux: the host-side entry points.
+# Everything lands in out/; nothing outside this tree is written except
+# Debian packages the scripts install when missing.
+
+ARCH ?= x86_64
+
+.PHONY: all build run bench check lint clean help
+
+all: run
+
+help:
+	@echo "make run     build the $(ARCH) guest kernel, boot it, load cpuidle-haltpoll"
+	@echo "             and print the latency comparison (quick bench)"
+	@echo "make check   the whole test suite; ends with 'N passed, N failed'"
+	@echo "make bench   the full interleaved benchmark, writes out/bench-ARCH.json"
+	@echo "make build   only build the guest kernel (ARCH=x86_64|arm64)"
+	@echo "make lint    checkpatch --strict and shellcheck"
+
+build:
+	tools/build/build --arch $(ARCH)
+
+run: build
+	tools/vm --arch $(ARCH) -- 'modprobe cpuidle-haltpoll force=1 && \
+		echo "cpuidle driver: $$(cat /sys/devices/system/cpu/cpuidle/current_driver)," \
+		"governor: $$(cat /sys/devices/system/cpu/cpuidle/current_governor)" && \
+		grep . /sys/devices/system/cpu/cpu0/cpuidle/state*/name && \
+		grep . /sys/module/haltpoll/parameters/*'
+	tools/bench/bench --arch $(ARCH) --rounds 3 --loops 3000
+
+bench: build
+	tools/bench/bench --arch $(ARCH)
+
+check:
+	tools/check --arch x86_64
+
+lint:
+	tools/lint
+
+clean:
+	rm -rf out

@@ -1,0 +1,37 @@
+# force=1 loads the driver on QEMU TCG; it takes over cpuidle, polls under
+# load, survives CPU hotplug, and rmmod gives back what was there before.
+. /haltpoll/lib.sh
+
+drv_before=$(cat $cpuidle/current_driver)
+gov_before=$(cat $cpuidle/current_governor)
+expect_ok "modprobe force=1" modprobe cpuidle-haltpoll force=1
+expect_eq "current_driver" "$(cat $cpuidle/current_driver)" haltpoll
+expect_eq "current_governor" "$(cat $cpuidle/current_governor)" haltpoll
+expect_eq "force reads back" "$(cat /sys/module/cpuidle_haltpoll/parameters/force)" Y
+expect_fail "force is read-only" sh -c 'echo N > /sys/module/cpuidle_haltpoll/parameters/force'
+for cpu in 0 1; do
+	expect_eq "cpu$cpu state0 name" "$(cat /sys/devices/system/cpu/cpu$cpu/cpuidle/state0/name)" POLL
+	expect_eq "cpu$cpu state1 name" "$(cat /sys/devices/system/cpu/cpu$cpu/cpuidle/state1/name)" "haltpoll idle"
+done
+
+before=$(state_usage 1 0)
+pipe-bench -l 3000 | sed 's/^/# /'
+expect_gt "poll state used under the pipe benchmark" "$(state_usage 1 0)" "$((before + 1000))"
+
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	echo 0 > /sys/devices/system/cpu/cpu1/online || break
+	echo 1 > /sys/devices/system/cpu/cpu1/online || break
+done
+expect_eq "cpu1 offlined and onlined 10 times" "$i" 10
+expect_ok "cpu1 has its cpuidle device again" test -d /sys/devices/system/cpu/cpu1/cpuidle/state1
+before=$(state_usage 1 0)
+pipe-bench -l 2000 | sed 's/^/# /'
+expect_gt "cpu1 polls again after hotplug" "$(state_usage 1 0)" "$before"
+
+expect_ok "rmmod" rmmod cpuidle_haltpoll
+expect_eq "driver restored" "$(cat $cpuidle/current_driver)" "$drv_before"
+expect_eq "governor restored" "$(cat $cpuidle/current_governor)" "$gov_before"
+expect_ok "loads again" modprobe cpuidle-haltpoll force=1
+expect_eq "current_driver after reload" "$(cat $cpuidle/current_driver)" haltpoll
+expect_ok "rmmod again" rmmod cpuidle_haltpoll
+check_dmesg

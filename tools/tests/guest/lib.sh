@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0
+# TAP helpers for the guest-side test scripts (busybox sh). Source it.
+# Kernel messages are kept off the console so they cannot split TAP lines;
+# every script ends with check_dmesg, which fails on any splat.
+
+dmesg -n 1
+tap_n=0
+
+tap() {
+	tap_n=$((tap_n + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $tap_n - $2"
+	else
+		echo "not ok $tap_n - $2"
+	fi
+}
+
+# expect_eq DESCRIPTION ACTUAL EXPECTED
+expect_eq() {
+	if [ "$2" = "$3" ]; then
+		tap ok "$1"
+	else
+		tap fail "$1 (got '$2', expected '$3')"
+	fi
+}
+
+# expect_ok DESCRIPTION CMD... : CMD must succeed
+expect_ok() {
+	local desc=$1
+	shift
+	if "$@"; then tap ok "$desc"; else tap fail "$desc (exit $?)"; fi
+}
+
+# expect_fail DESCRIPTION CMD... : CMD must fail
+expect_fail() {
+	local desc=$1
+	shift
+	if "$@"; then tap fail "$desc (succeeded)"; else tap ok "$desc"; fi
+}
+
+# expect_gt DESCRIPTION A B : A > B, numerically
+expect_gt() {
+	if [ "$2" -gt "$3" ]; then
+		tap ok "$1"
+	else
+		tap fail "$1 ($2 not above $3)"
+	fi
+}
+
+# expect_dmesg DESCRIPTION PATTERN : the kernel log has a matching line
+expect_dmesg() {
+	if dmesg | grep -q "$2"; then
+		tap ok "$1"
+	else
+		tap fail "$1 (no '$2' in dmesg)"
+	fi
+}
+
+# Any warning, oops or sanitizer report in the kernel log fails the script.
+check_dmesg() {
+	local splats
+	splats=$(dmesg | grep -cE 'WARNING:|BUG:|Oops|KASAN|UBSAN|possible circular|INFO: rcu|INFO: task .* blocked') || true
+	if [ "$splats" -eq 0 ]; then
+		tap ok "no kernel warnings or splats"
+	else
+		tap fail "kernel log has $splats splat lines"
+		dmesg | grep -E -A20 'WARNING:|BUG:|Oops|KASAN|UBSAN|possible circular|INFO: rcu' | sed 's/^/# /'
+	fi
+	echo "1..$tap_n"
+}
+
+cpuidle=/sys/devices/system/cpu/cpuidle
+params=/sys/module/haltpoll/parameters
+
+# set_param NAME VALUE : write a governor parameter, as an operator would
+set_param() {
+	echo "$2" > "$params/$1" 2>/dev/null
+}
+
+state_usage() {
+	cat "/sys/devices/system/cpu/cpu$1/cpuidle/state$2/usage"
+}
