@@ -107,7 +107,7 @@ static int __init haltpoll_init(void)
 	struct cpuidle_driver *drv = &haltpoll_driver;
 	int ret;
 
-	if (boot_option_idle_override != IDLE_NO_OVERRIDE)
+	if (arch_haltpoll_idle_overridden())
 		return haltpoll_refuse("idle= given on the command line");
 	if (!arch_haltpoll_want(force))
 		return haltpoll_refuse("not wanted on this platform (use force=1)");
