@@ -32,7 +32,7 @@ bench: build
 	tools/bench/bench --arch $(ARCH)
 
 check:
-	tools/check --arch x86_64
+	tools/check --arch x86_64 --arch arm64
 
 lint:
 	tools/lint

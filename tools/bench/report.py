@@ -16,7 +16,6 @@ TARGETS = {
     ],
     "arm64": [
         ("haltpoll / no_driver", "haltpoll", "no_driver", 0.62),
-        ("haltpoll / idle_poll", "haltpoll", "idle_poll", None),
         ("haltpoll_poll_off / no_driver", "haltpoll_poll_off", "no_driver", 1.1),
     ],
 }
