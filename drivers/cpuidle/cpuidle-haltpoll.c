@@ -17,7 +17,6 @@
 #include <linux/cpuidle_haltpoll.h>
 #include <linux/init.h>
 #include <linux/module.h>
-#include <linux/sched/idle.h>
 
 static bool force __read_mostly;
 module_param(force, bool, 0444);
@@ -26,12 +25,14 @@ MODULE_PARM_DESC(force, "Load even where the architecture would not (e.g. no KVM
 static struct cpuidle_device __percpu *haltpoll_cpuidle_devices;
 static enum cpuhp_state haltpoll_hp_state;
 
+/*
+ * call_cpuidle() has already cleared TIF_POLLING_NRFLAG and tested
+ * need_resched(): any wakeup from then on comes as an IPI, which ends the
+ * halt at once, so there is nothing to test again here.
+ */
 static __cpuidle int haltpoll_enter_halt(struct cpuidle_device *dev,
 					 struct cpuidle_driver *drv, int index)
 {
-	if (current_clr_polling_and_test())
-		return index;
-
 	/* MWAIT where the guest has it, HLT otherwise; returns with IRQs off. */
 	arch_cpu_idle();
 	return index;

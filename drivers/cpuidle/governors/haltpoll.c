@@ -66,7 +66,9 @@
 /**
  * struct haltpoll_cpu - per-CPU governor state
  * @window_ns: current poll window
- * @poll_ns: time the current idle period has polled before halting
+ * @poll_ns: time the current idle period polled before its poll timed out;
+ *	non-zero only until the halt that follows (a timed-out poll lasted
+ *	longer than its limit, so it is never 0)
  * @last_idle_ns: length of the previous idle period
  */
 struct haltpoll_cpu {
@@ -191,13 +193,14 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 			   struct cpuidle_device *dev, bool *stop_tick)
 {
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
-	struct haltpoll_params p = haltpoll_params_snapshot();
-	u64 window_ns = min(hc->window_ns, haltpoll_window_limit_ns(&p));
-	bool poll_timed_out = dev->last_state_idx == 0 && dev->poll_time_limit;
+	/* A lowered guest_halt_poll_ns applies at once, not at the next halt. */
+	u64 window_ns = min_t(u64, hc->window_ns,
+			      READ_ONCE(haltpoll_params.max_ns));
+	/* poll_ns is set only between a poll that timed out and its halt. */
+	bool poll_timed_out = hc->poll_ns != 0;
 
-	if (drv->state_count < 2 || dev->states_usage[1].disable)
-		return haltpoll_poll(dev, window_ns, stop_tick);
-	if (cpuidle_governor_latency_req(dev->cpu) == 0)
+	if (dev->states_usage[1].disable ||
+	    cpuidle_governor_latency_req(dev->cpu) == 0)
 		return haltpoll_poll(dev, window_ns, stop_tick);
 	if (dev->states_usage[0].disable)
 		return haltpoll_halt(hc, stop_tick);
@@ -229,8 +232,6 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
 	u64 residency_ns = dev->last_residency_ns;
 
-	dev->last_state_idx = index;
-
 	if (index == 0 && dev->poll_time_limit) {
 		/* The halt that follows continues this idle period. */
 		hc->poll_ns = residency_ns;
@@ -254,7 +255,6 @@ static int haltpoll_enable_device(struct cpuidle_driver *drv,
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
 
 	*hc = (struct haltpoll_cpu){ };
-	dev->poll_limit_ns = 0;
 	return 0;
 }
 

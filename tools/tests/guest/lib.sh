@@ -56,15 +56,17 @@ expect_dmesg() {
 	fi
 }
 
+splat_pattern='WARNING:|BUG:|Oops|KASAN|UBSAN|possible circular|INFO: rcu|INFO: task .* blocked'
+
 # Any warning, oops or sanitizer report in the kernel log fails the script.
 check_dmesg() {
 	local splats
-	splats=$(dmesg | grep -cE 'WARNING:|BUG:|Oops|KASAN|UBSAN|possible circular|INFO: rcu|INFO: task .* blocked') || true
+	splats=$(dmesg | grep -cE "$splat_pattern") || true
 	if [ "$splats" -eq 0 ]; then
 		tap ok "no kernel warnings or splats"
 	else
 		tap fail "kernel log has $splats splat lines"
-		dmesg | grep -E -A20 'WARNING:|BUG:|Oops|KASAN|UBSAN|possible circular|INFO: rcu' | sed 's/^/# /'
+		dmesg | grep -E -A20 "$splat_pattern" | sed 's/^/# /'
 	fi
 	echo "1..$tap_n"
 }
