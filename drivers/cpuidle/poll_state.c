@@ -13,28 +13,23 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/idle.h>
+#include <asm/cond_wait.h>
 
 /*
- * Reading the clock costs far more than one cpu_relax(); check it once per
- * this many spins. The limit is thus overshot by at most that many spins.
+ * Wait until need_resched() or until @limit_ns have passed; return true if
+ * the time ran out. smp_cond_load_relaxed_timeout() waits as the
+ * architecture does best (PAUSE on x86; WFET, WFE or a spin on arm64) and
+ * stops at most one of its wait steps past the limit.
  */
-#define POLL_IDLE_RELAX_COUNT	200
-
-/* Spin until need_resched(); return true if @limit_ns ran out first. */
-static __always_inline bool poll_idle_spin(u64 time_start_ns, u64 limit_ns)
+static __always_inline bool poll_idle_wait(u64 time_start_ns, u64 limit_ns)
 {
-	unsigned int loop_count = 0;
+	unsigned long flags;
 
-	while (!need_resched()) {
-		cpu_relax();
-		if (loop_count++ < POLL_IDLE_RELAX_COUNT)
-			continue;
-
-		loop_count = 0;
-		if (local_clock_noinstr() - time_start_ns > limit_ns)
-			return true;
-	}
-	return false;
+	flags = smp_cond_load_relaxed_timeout(&current_thread_info()->flags,
+					      VAL & _TIF_NEED_RESCHED,
+					      local_clock_noinstr(),
+					      time_start_ns + limit_ns);
+	return !(flags & _TIF_NEED_RESCHED);
 }
 
 static int __cpuidle poll_idle(struct cpuidle_device *dev,
@@ -46,7 +41,7 @@ static int __cpuidle poll_idle(struct cpuidle_device *dev,
 
 	raw_local_irq_enable();
 	if (!current_set_polling_and_test())
-		dev->poll_time_limit = poll_idle_spin(time_start_ns,
+		dev->poll_time_limit = poll_idle_wait(time_start_ns,
 						      cpuidle_poll_time(drv, dev));
 	raw_local_irq_disable();
 

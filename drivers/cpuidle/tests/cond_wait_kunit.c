@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of smp_cond_load_relaxed_timeout(), the bounded wait of the
+ * cpuidle poll state.
+ *
+ * The loop is tested on a fake clock, where the number of clock reads is
+ * exact. Then each wait step this CPU has (the arch's own pick; on arm64
+ * also the spin, WFE and WFET steps by name) waits on a real clock, for a
+ * store from a timer and for a store that never comes. The bound checked
+ * on real time is loose on purpose: it proves that the wait ends, not how
+ * fast; the measured overshoot is printed for the reader.
+ */
+
+#include <kunit/test.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/sched/clock.h>
+#include <asm/cond_wait.h>
+
+#define US	1000ULL
+#define MS	1000000ULL
+
+/* Real-time slack: enough for a descheduled vCPU under QEMU TCG. */
+#define LIVE_SLACK_NS	(50 * MS)
+
+/* A clock that advances @step_ns per read and may store to @var. */
+struct fake_clock {
+	u64 now_ns;
+	u64 step_ns;
+	unsigned int reads;
+	unsigned int store_at_read;
+	unsigned long *var;
+	unsigned long store_val;
+};
+
+static u64 fake_clock_read(struct fake_clock *clock)
+{
+	clock->reads++;
+	if (clock->reads == clock->store_at_read)
+		WRITE_ONCE(*clock->var, clock->store_val);
+	clock->now_ns += clock->step_ns;
+	return clock->now_ns;
+}
+
+struct loop_case {
+	const char *name;
+	unsigned long initial;
+	unsigned int store_at_read;	/* 0: never */
+	unsigned long store_val;
+	u64 step_ns;
+	u64 deadline_ns;
+	unsigned int expected_reads;
+	bool expected_met;
+};
+
+static const struct loop_case loop_cases[] = {
+	{ "already true reads no clock", 1, 0, 0, 10, 100, 0, true },
+	{ "store before the deadline ends the wait", 0, 3, 1, 10, 100, 3, true },
+	{ "unrelated store keeps waiting", 0, 2, 2, 10, 100, 10, false },
+	{ "never true stops at the deadline", 0, 0, 0, 10, 100, 10, false },
+	{ "deadline between reads stops at the next", 0, 0, 0, 30, 100, 4, false },
+	{ "past deadline reads the clock once", 0, 0, 0, 10, 0, 1, false },
+	{ "store at the deadline read is not waited for", 0, 10, 1, 10, 100, 10, false },
+};
+
+static void cond_wait_loop_test(struct kunit *test)
+{
+	const struct loop_case *c;
+	unsigned long var, val;
+
+	for (c = loop_cases; c < loop_cases + ARRAY_SIZE(loop_cases); c++) {
+		struct fake_clock clock = {
+			.step_ns = c->step_ns, .var = &var,
+			.store_at_read = c->store_at_read,
+			.store_val = c->store_val,
+		};
+
+		var = c->initial;
+		val = smp_cond_load_relaxed_timeout(&var, VAL & 1,
+						    fake_clock_read(&clock),
+						    c->deadline_ns);
+		KUNIT_EXPECT_EQ_MSG(test, clock.reads, c->expected_reads,
+				    "case: %s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, (bool)(val & 1), c->expected_met,
+				    "case: %s", c->name);
+	}
+}
+
+/* The wait steps to run on a real clock. */
+enum live_step {
+	LIVE_STEP_ARCH,
+#ifdef CONFIG_ARM64
+	LIVE_STEP_SPIN,
+	LIVE_STEP_WFE,
+	LIVE_STEP_WFET,
+#endif
+};
+
+static const char * const live_step_names[] = {
+	[LIVE_STEP_ARCH] = "arch pick",
+#ifdef CONFIG_ARM64
+	[LIVE_STEP_SPIN] = "spin (event stream off)",
+	[LIVE_STEP_WFE] = "WFE (event stream on)",
+	[LIVE_STEP_WFET] = "WFET",
+#endif
+};
+
+static const enum live_step live_steps[] = {
+	LIVE_STEP_ARCH,
+#ifdef CONFIG_ARM64
+	LIVE_STEP_SPIN, LIVE_STEP_WFE, LIVE_STEP_WFET,
+#endif
+};
+
+static void live_step_desc(const enum live_step *step, char *desc)
+{
+	strscpy(desc, live_step_names[*step], KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(live_step, live_steps, live_step_desc);
+
+/* Skip a step this CPU cannot take, saying why. */
+static void live_step_require(struct kunit *test, enum live_step step)
+{
+#ifdef CONFIG_ARM64
+	if (step == LIVE_STEP_WFE && !cond_wait_evtstrm_period_ns())
+		kunit_skip(test, "the event stream is off on this CPU");
+	if (step == LIVE_STEP_WFET &&
+	    !alternative_has_cap_unlikely(ARM64_HAS_WFXT))
+		kunit_skip(test, "this CPU has no FEAT_WFxT");
+#endif
+}
+
+#ifdef CONFIG_ARM64
+#define wait_step_spin(ptr, val, remaining_ns)				\
+	cond_wait_changed_mode(COND_WAIT_SPIN, ptr, val, remaining_ns)
+#define wait_step_wfe(ptr, val, remaining_ns)				\
+	cond_wait_changed_mode(COND_WAIT_WFE, ptr, val, remaining_ns)
+#define wait_step_wfet(ptr, val, remaining_ns)				\
+	cond_wait_changed_mode(COND_WAIT_WFET, ptr, val, remaining_ns)
+#endif
+
+/* Wait until *@var is non-zero or @deadline_ns, with the wait step @step. */
+static unsigned long live_wait(enum live_step step, unsigned long *var,
+			       u64 deadline_ns)
+{
+	switch (step) {
+#ifdef CONFIG_ARM64
+	case LIVE_STEP_SPIN:
+		return __cond_load_relaxed_timeout(var, VAL, local_clock(),
+						   deadline_ns, wait_step_spin);
+	case LIVE_STEP_WFE:
+		return __cond_load_relaxed_timeout(var, VAL, local_clock(),
+						   deadline_ns, wait_step_wfe);
+	case LIVE_STEP_WFET:
+		return __cond_load_relaxed_timeout(var, VAL, local_clock(),
+						   deadline_ns, wait_step_wfet);
+#endif
+	default:
+		return smp_cond_load_relaxed_timeout(var, VAL, local_clock(),
+						     deadline_ns);
+	}
+}
+
+struct live_store {
+	struct hrtimer timer;
+	unsigned long var;
+};
+
+static enum hrtimer_restart live_store_fire(struct hrtimer *timer)
+{
+	struct live_store *store = container_of(timer, struct live_store,
+						timer);
+
+	WRITE_ONCE(store->var, 1);
+	return HRTIMER_NORESTART;
+}
+
+static void cond_wait_wakes_on_store_test(struct kunit *test)
+{
+	const enum live_step *step = test->param_value;
+	struct live_store store = { .var = 0 };
+	u64 start_ns, deadline_ns, woke_ns;
+	unsigned long val;
+
+	live_step_require(test, *step);
+	hrtimer_init(&store.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	store.timer.function = live_store_fire;
+
+	start_ns = local_clock();
+	deadline_ns = start_ns + LIVE_SLACK_NS;
+	hrtimer_start(&store.timer, ns_to_ktime(200 * US), HRTIMER_MODE_REL);
+	val = live_wait(*step, &store.var, deadline_ns);
+	woke_ns = local_clock();
+	hrtimer_cancel(&store.timer);
+
+	KUNIT_EXPECT_EQ(test, val, 1UL);
+	KUNIT_EXPECT_LT(test, woke_ns, deadline_ns);
+	kunit_info(test, "store after 200 us seen after %llu us\n",
+		   (woke_ns - start_ns) / US);
+}
+
+static void cond_wait_times_out_test(struct kunit *test)
+{
+	const enum live_step *step = test->param_value;
+	const u64 timeout_ns[] = { 20 * US, 300 * US, 2 * MS };
+	unsigned long var = 0, val;
+	u64 deadline_ns, end_ns;
+	unsigned int i;
+
+	live_step_require(test, *step);
+	for (i = 0; i < ARRAY_SIZE(timeout_ns); i++) {
+		deadline_ns = local_clock() + timeout_ns[i];
+		val = live_wait(*step, &var, deadline_ns);
+		end_ns = local_clock();
+
+		KUNIT_EXPECT_EQ(test, val, 0UL);
+		KUNIT_EXPECT_GE(test, end_ns, deadline_ns);
+		KUNIT_EXPECT_LT_MSG(test, end_ns, deadline_ns + LIVE_SLACK_NS,
+				    "timeout %llu us", timeout_ns[i] / US);
+		kunit_info(test, "timeout %llu us: returned %llu ns late\n",
+			   timeout_ns[i] / US, end_ns - deadline_ns);
+	}
+}
+
+#ifdef CONFIG_ARM64
+struct mode_case {
+	const char *name;
+	bool has_wfxt;
+	u64 evtstrm_period_ns;
+	u64 remaining_ns;
+	enum cond_wait_mode expected;
+};
+
+static const struct mode_case mode_cases[] = {
+	{ "WFET whenever the CPU has it", true, 131 * US, 1 * US, COND_WAIT_WFET },
+	{ "WFET without the event stream", true, 0, 1 * MS, COND_WAIT_WFET },
+	{ "WFE with more than a period left", false, 131 * US, 132 * US, COND_WAIT_WFE },
+	{ "spin with exactly a period left", false, 131 * US, 131 * US, COND_WAIT_SPIN },
+	{ "spin in the last period", false, 131 * US, 20 * US, COND_WAIT_SPIN },
+	{ "spin with the event stream off", false, 0, 10 * MS, COND_WAIT_SPIN },
+};
+
+static void cond_wait_pick_mode_test(struct kunit *test)
+{
+	const struct mode_case *c;
+
+	for (c = mode_cases; c < mode_cases + ARRAY_SIZE(mode_cases); c++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    cond_wait_pick_mode(c->has_wfxt,
+							c->evtstrm_period_ns,
+							c->remaining_ns),
+				    c->expected, "case: %s", c->name);
+}
+
+static void cond_wait_evtstrm_test(struct kunit *test)
+{
+	u64 period_ns = cond_wait_evtstrm_period_ns();
+
+	/* ARCH_TIMER_EVT_STREAM_PERIOD_US rounded to a power of two. */
+	if (period_ns) {
+		KUNIT_EXPECT_GE(test, period_ns, 50 * US);
+		KUNIT_EXPECT_LE(test, period_ns, 200 * US);
+	}
+	kunit_info(test, "event stream %s, period %llu ns, FEAT_WFxT %s\n",
+		   period_ns ? "on" : "off", period_ns,
+		   alternative_has_cap_unlikely(ARM64_HAS_WFXT) ? "yes" : "no");
+}
+#endif
+
+static struct kunit_case cond_wait_cases[] = {
+	KUNIT_CASE(cond_wait_loop_test),
+	KUNIT_CASE_PARAM(cond_wait_wakes_on_store_test, live_step_gen_params),
+	KUNIT_CASE_PARAM(cond_wait_times_out_test, live_step_gen_params),
+#ifdef CONFIG_ARM64
+	KUNIT_CASE(cond_wait_pick_mode_test),
+	KUNIT_CASE(cond_wait_evtstrm_test),
+#endif
+	{}
+};
+
+static struct kunit_suite cond_wait_suite = {
+	.name = "cond_wait",
+	.test_cases = cond_wait_cases,
+};
+
+kunit_test_suite(cond_wait_suite);
+
+MODULE_DESCRIPTION("KUnit tests for smp_cond_load_relaxed_timeout()");
+MODULE_LICENSE("GPL");
