@@ -5,7 +5,7 @@
 
 ARCH ?= x86_64
 
-.PHONY: all build run bench check lint clean help
+.PHONY: all build run bench check lint patches clean help
 
 all: run
 
@@ -16,6 +16,7 @@ help:
 	@echo "make bench   the full interleaved benchmark, writes out/bench-ARCH.json"
 	@echo "make build   only build the guest kernel (ARCH=x86_64|arm64)"
 	@echo "make lint    checkpatch --strict and shellcheck"
+	@echo "make patches the git format-patch series and cover letter in out/patches/"
 
 build:
 	tools/build/build --arch $(ARCH)
@@ -36,6 +37,10 @@ check:
 
 lint:
 	tools/lint
+
+patches:
+	tools/build/build --prepare-only
+	tools/series/mkseries
 
 clean:
 	rm -rf out

@@ -60,3 +60,38 @@ arch_cross_compile() {
 
 build_dir() { echo "$HALTPOLL_OUT/build-$1"; }
 modules_dir() { echo "$HALTPOLL_OUT/modules-$1"; }
+
+# kbuild SRC BUILD_DIR ARCH MAKE_ARGS... : make in kernel tree SRC, out of
+# tree in BUILD_DIR, cross-compiling for ARCH, through ccache if present.
+kbuild() {
+	local src=$1 bdir=$2 arch=$3 cross cc
+	shift 3
+	cross=$(arch_cross_compile "$arch")
+	cc=${cross}gcc
+	if command -v ccache >/dev/null; then
+		cc="ccache $cc"
+		# Relative paths in the cache keys: trees elsewhere under out/
+		# with the same layout (SRC next to BUILD_DIR) share the cache.
+		export CCACHE_BASEDIR="$HALTPOLL_OUT" CCACHE_NOHASHDIR=1
+	fi
+	make -C "$src" O="$bdir" ARCH="$(arch_kbuild_arch "$arch")" \
+		CROSS_COMPILE="$cross" CC="$cc" "$@"
+}
+
+# config_fragment ARCH : the project's config fragments for ARCH, concatenated.
+config_fragment() {
+	cat "$HALTPOLL_ROOT/tools/build/configs/common.config" \
+	    "$HALTPOLL_ROOT/tools/build/configs/$1.config"
+}
+
+# checkpatch_findings LEVELS CHECKPATCH-ARGS... : checkpatch --strict
+# findings at those levels (e.g. 'ERROR|WARNING'), one per line.
+checkpatch_findings() {
+	local levels=$1
+	shift
+	# From the base tree, which carries checkpatch's spelling and const
+	# structs lists; --no-tree keeps it from consulting git.
+	(cd "$HALTPOLL_OUT/base" &&
+	 perl scripts/checkpatch.pl --strict --no-tree --quiet --terse "$@" 2>&1) |
+		grep -E ": ($levels):" || true
+}
