@@ -163,8 +163,33 @@ module_param_cb(guest_halt_poll_shrink, &haltpoll_uint_ops,
 MODULE_PARM_DESC(guest_halt_poll_shrink,
 		 "Window divisor on shrink (0 resets the window to 0)");
 
-module_param_named(guest_halt_poll_allow_shrink, haltpoll_params.allow_shrink,
-		   bool, 0644);
+/*
+ * kstrtobool() reads only the first character or two, so "1234" or "yellow"
+ * would pass for a boolean: accept only the spellings that mean one.
+ */
+static int haltpoll_param_set_bool(const char *val,
+				   const struct kernel_param *kp)
+{
+	static const char * const spellings[] = { "Y", "y", "1", "N", "n", "0" };
+	unsigned int i;
+
+	if (!val)	/* a bare boot option means Y */
+		return param_set_bool(val, kp);
+	for (i = 0; i < ARRAY_SIZE(spellings); i++)
+		if (sysfs_streq(val, spellings[i]))
+			return param_set_bool(val, kp);
+	pr_warn("%s: not Y or N\n", kp->name);
+	return -EINVAL;
+}
+
+static const struct kernel_param_ops haltpoll_bool_ops = {
+	.flags = KERNEL_PARAM_OPS_FL_NOARG,
+	.set = haltpoll_param_set_bool,
+	.get = param_get_bool,
+};
+
+module_param_cb(guest_halt_poll_allow_shrink, &haltpoll_bool_ops,
+		&haltpoll_params.allow_shrink, 0644);
 MODULE_PARM_DESC(guest_halt_poll_allow_shrink,
 		 "Shrink the window after idle periods longer than guest_halt_poll_ns");
 
