@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * haltpoll-sim: replay idle-period traces through poll window policies.
+ *
+ * The project's policy is the governor's own arithmetic, compiled from
+ * drivers/cpuidle/governors/haltpoll_window.h; the Linux 6.12 policy is
+ * re-implemented here from its description, as the reference. For every
+ * trace and policy it counts the wakeups caught while polling, the polls
+ * that timed out and the poll time they wasted, and the halts.
+ *
+ * Model of one idle period of length idle_ns under a window window_ns: if
+ * the policy polls and idle_ns <= window_ns, the wakeup is caught; if it
+ * polls and idle_ns > window_ns, window_ns is wasted, then the CPU halts
+ * for the rest; if it does not poll, it halts.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../drivers/cpuidle/governors/haltpoll_window.h"
+
+#define US		1000ULL
+#define MS		1000000ULL
+#define PERIODS		20000
+#define MAX_TRACES	64
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+struct trace {
+	char name[64];
+	u64 *idle_ns;
+	size_t n;
+};
+
+struct outcome {
+	u64 periods;
+	u64 caught;
+	u64 timeouts;
+	u64 halts;
+	u64 wasted_ns;
+	u64 polled_ns;
+};
+
+/* A policy: the window for the next period, and what it learns after. */
+struct policy {
+	const char *name;
+	void (*replay)(const struct haltpoll_params *p, const struct trace *t,
+		       struct outcome *o);
+};
+
+/* Account one period polled with @window_ns; true if it was caught. */
+static bool poll_period(struct outcome *o, u64 window_ns, u64 idle_ns)
+{
+	if (idle_ns <= window_ns) {
+		o->caught++;
+		o->polled_ns += idle_ns;
+		return true;
+	}
+	o->timeouts++;
+	o->wasted_ns += window_ns;
+	o->polled_ns += window_ns;
+	o->halts++;
+	return false;
+}
+
+static void replay_project(const struct haltpoll_params *p,
+			   const struct trace *t, struct outcome *o)
+{
+	u64 window_ns = 0;
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		u64 idle_ns = t->idle_ns[i];
+
+		o->periods++;
+		if (haltpoll_should_poll(window_ns, false)) {
+			/* A caught wakeup teaches the governor nothing. */
+			if (poll_period(o, window_ns, idle_ns))
+				continue;
+		} else {
+			o->halts++;
+		}
+		window_ns = haltpoll_window_next(p, window_ns, idle_ns);
+	}
+}
+
+/*
+ * Linux 6.12's adjust_poll_limit(), from its description: after a halt
+ * that lasted block_ns (the halt alone, not the poll before it), grow if
+ * poll_limit < block_ns <= guest_halt_poll_ns, shrink if block_ns >
+ * guest_halt_poll_ns; a caught poll changes nothing.
+ */
+static u64 linux612_adjust(const struct haltpoll_params *p, u64 limit_ns,
+			   u64 block_ns)
+{
+	u64 val;
+
+	if (block_ns > limit_ns && block_ns <= p->max_ns) {
+		val = limit_ns * p->grow;
+		if (val < p->grow_start_ns)
+			val = p->grow_start_ns;
+		return val > p->max_ns ? p->max_ns : val;
+	}
+	if (block_ns > p->max_ns && p->allow_shrink) {
+		if (!p->shrink)
+			return 0;
+		val = limit_ns / p->shrink;
+		return val < p->grow_start_ns ? 0 : val;
+	}
+	return limit_ns;
+}
+
+static void replay_linux612(const struct haltpoll_params *p,
+			    const struct trace *t, struct outcome *o)
+{
+	u64 limit_ns = 0;
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		u64 idle_ns = t->idle_ns[i];
+
+		o->periods++;
+		if (limit_ns) {
+			if (poll_period(o, limit_ns, idle_ns))
+				continue;
+			limit_ns = linux612_adjust(p, limit_ns, idle_ns - limit_ns);
+		} else {
+			o->halts++;
+			limit_ns = linux612_adjust(p, limit_ns, idle_ns);
+		}
+	}
+}
+
+static void replay_always_halt(const struct haltpoll_params *p,
+			       const struct trace *t, struct outcome *o)
+{
+	o->periods += t->n;
+	o->halts += t->n;
+}
+
+static void replay_always_poll(const struct haltpoll_params *p,
+			       const struct trace *t, struct outcome *o)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		o->periods++;
+		poll_period(o, p->max_ns, t->idle_ns[i]);
+	}
+}
+
+static const struct policy policies[] = {
+	{ "project", replay_project },
+	{ "linux-6.12", replay_linux612 },
+	{ "always-halt", replay_always_halt },
+	{ "always-poll", replay_always_poll },
+};
+
+#define NR_POLICIES ARRAY_SIZE(policies)
+
+/* Deterministic generators: xorshift, so every run replays the same. */
+static u64 rng_state = 88172645463325252ULL;
+
+static double uniform(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (rng_state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static u64 exponential_ns(u64 mean_ns)
+{
+	return (u64)(-log(1.0 - uniform()) * mean_ns) + 1;
+}
+
+static u64 jitter_ns(u64 base_ns, double fraction)
+{
+	return (u64)(base_ns * (1.0 + fraction * (2 * uniform() - 1))) + 1;
+}
+
+static struct trace *new_trace(struct trace *traces, size_t *count,
+			       const char *name)
+{
+	struct trace *t = &traces[(*count)++];
+
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->idle_ns = calloc(PERIODS, sizeof(*t->idle_ns));
+	t->n = PERIODS;
+	return t;
+}
+
+static void gen_synthetic(struct trace *traces, size_t *count)
+{
+	static const u64 rates_us[] = { 5, 20, 50, 150, 500, 1000, 5000 };
+	char name[64];
+	struct trace *t;
+	size_t r, i;
+
+	for (r = 0; r < ARRAY_SIZE(rates_us); r++) {
+		snprintf(name, sizeof(name), "fixed-%" PRIu64 "us", rates_us[r]);
+		t = new_trace(traces, count, name);
+		for (i = 0; i < t->n; i++)
+			t->idle_ns[i] = jitter_ns(rates_us[r] * US, 0.05);
+		snprintf(name, sizeof(name), "random-%" PRIu64 "us", rates_us[r]);
+		t = new_trace(traces, count, name);
+		for (i = 0; i < t->n; i++)
+			t->idle_ns[i] = exponential_ns(rates_us[r] * US);
+	}
+
+	/* Bursts of 20 to 60 short gaps, between long pauses. */
+	t = new_trace(traces, count, "bursts");
+	for (i = 0; i < t->n; i++) {
+		size_t burst = 20 + (size_t)(uniform() * 40);
+
+		while (burst-- && i < t->n)
+			t->idle_ns[i++] = jitter_ns(15 * US, 0.5);
+		if (i < t->n)
+			t->idle_ns[i] = jitter_ns(5 * MS, 0.8);
+	}
+
+	t = new_trace(traces, count, "timer-1ms");
+	for (i = 0; i < t->n; i++)
+		t->idle_ns[i] = jitter_ns(1 * MS, 0.02);
+
+	/* An idle CPU woken by its tick (HZ=250) and the odd short event. */
+	t = new_trace(traces, count, "idle-ticks");
+	for (i = 0; i < t->n; i++)
+		t->idle_ns[i] = uniform() < 0.1 ? exponential_ns(100 * US) :
+						  jitter_ns(4 * MS, 0.01);
+
+	/* 60% short request/response, 40% long think time. */
+	t = new_trace(traces, count, "mixed");
+	for (i = 0; i < t->n; i++)
+		t->idle_ns[i] = uniform() < 0.6 ? exponential_ns(20 * US) :
+						  exponential_ns(2 * MS);
+}
+
+/* A recorded trace: one idle period in ns per line. */
+static int load_trace(struct trace *traces, size_t *count, const char *path)
+{
+	struct trace *t = &traces[*count];
+	size_t cap = 1024;
+	FILE *f = fopen(path, "r");
+	u64 v;
+	const char *base = strrchr(path, '/');
+
+	if (!f)
+		return -errno;
+	snprintf(t->name, sizeof(t->name), "rec:%s", base ? base + 1 : path);
+	t->idle_ns = malloc(cap * sizeof(*t->idle_ns));
+	t->n = 0;
+	while (fscanf(f, "%" SCNu64, &v) == 1) {
+		if (t->n == cap)
+			t->idle_ns = realloc(t->idle_ns, (cap *= 2) * sizeof(*t->idle_ns));
+		t->idle_ns[t->n++] = v;
+	}
+	fclose(f);
+	(*count)++;
+	return 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: haltpoll-sim [-j] [-p MAX_NS,GROW_START_NS,GROW,SHRINK] [TRACE_FILE...]\n"
+		"Replays the synthetic traces and every TRACE_FILE (idle periods\n"
+		"in ns, one per line) through each policy; -j prints JSON.\n");
+	exit(2);
+}
+
+static void print_table(const struct trace *traces, size_t n,
+			struct outcome out[][NR_POLICIES])
+{
+	size_t t, k;
+
+	printf("%-22s %-12s %8s %8s %8s %12s\n", "trace", "policy", "caught",
+	       "timeouts", "halts", "wasted_ms");
+	for (t = 0; t < n; t++)
+		for (k = 0; k < NR_POLICIES; k++)
+			printf("%-22s %-12s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %12.1f\n",
+			       k ? "" : traces[t].name, policies[k].name,
+			       out[t][k].caught, out[t][k].timeouts,
+			       out[t][k].halts, out[t][k].wasted_ns / 1e6);
+}
+
+static void print_json(const struct trace *traces, size_t n,
+		       struct outcome out[][NR_POLICIES])
+{
+	size_t t, k;
+
+	printf("{\n  \"traces\": [\n");
+	for (t = 0; t < n; t++) {
+		printf("    {\"name\": \"%s\", \"periods\": %zu, \"policies\": {",
+		       traces[t].name, traces[t].n);
+		for (k = 0; k < NR_POLICIES; k++)
+			printf("%s\"%s\": {\"caught\": %" PRIu64 ", \"timeouts\": %" PRIu64 ", "
+			       "\"halts\": %" PRIu64 ", \"wasted_ns\": %" PRIu64 "}",
+			       k ? ", " : "", policies[k].name, out[t][k].caught,
+			       out[t][k].timeouts, out[t][k].halts,
+			       out[t][k].wasted_ns);
+		printf("}}%s\n", t + 1 < n ? "," : "");
+	}
+	printf("  ]\n}\n");
+}
+
+/* Print one target as a result line; return 1 if it was missed. */
+static int target(bool met, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%-7s sim: ", met ? "ok" : "FAIL");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	return !met;
+}
+
+/*
+ * The targets: against Linux 6.12 on the whole suite, at least as many
+ * wakeups caught, at least 30% less poll time wasted, and no trace with
+ * more than 5% fewer caught.
+ */
+static int check_targets(const struct trace *traces, size_t n,
+			 struct outcome out[][NR_POLICIES])
+{
+	u64 caught[2] = { 0, 0 }, wasted[2] = { 0, 0 };
+	double caught_ratio, wasted_ratio;
+	int worse = 0, failed = 0;
+	size_t t, k;
+
+	for (t = 0; t < n; t++) {
+		for (k = 0; k < 2; k++) {
+			caught[k] += out[t][k].caught;
+			wasted[k] += out[t][k].wasted_ns;
+		}
+		if (out[t][0].caught * 100 < out[t][1].caught * 95) {
+			printf("        trace %s: project catches %" PRIu64
+			       ", linux-6.12 %" PRIu64 "\n", traces[t].name,
+			       out[t][0].caught, out[t][1].caught);
+			worse++;
+		}
+	}
+	caught_ratio = (double)caught[0] / caught[1];
+	wasted_ratio = (double)wasted[0] / wasted[1];
+	putchar('\n');
+	failed |= target(caught_ratio >= 1.0,
+			 "wakeups caught, project / linux-6.12: %" PRIu64 " / %"
+			 PRIu64 " = %.3f (target >= 1)", caught[0], caught[1],
+			 caught_ratio);
+	failed |= target(wasted_ratio <= 0.70,
+			 "poll time wasted, project / linux-6.12: %.1f / %.1f ms"
+			 " = %.3f (target <= 0.70)", wasted[0] / 1e6,
+			 wasted[1] / 1e6, wasted_ratio);
+	failed |= target(!worse, "%d of %zu traces with > 5%% fewer caught"
+			 " (target 0)", worse, n);
+	return failed;
+}
+
+int main(int argc, char **argv)
+{
+	struct haltpoll_params p = {
+		.max_ns = 200 * US, .grow_start_ns = 50 * US,
+		.grow = 2, .shrink = 2, .allow_shrink = true,
+	};
+	static struct trace traces[MAX_TRACES];
+	static struct outcome out[MAX_TRACES][NR_POLICIES];
+	size_t n = 0, t, k;
+	int opt, json = 0;
+	const char *why;
+
+	while ((opt = getopt(argc, argv, "jp:h")) != -1) {
+		switch (opt) {
+		case 'j':
+			json = 1;
+			break;
+		case 'p':
+			if (sscanf(optarg, "%u,%u,%u,%u", &p.max_ns,
+				   &p.grow_start_ns, &p.grow, &p.shrink) != 4)
+				usage();
+			break;
+		default:
+			usage();
+		}
+	}
+	why = haltpoll_params_invalid(&p);
+	if (why) {
+		fprintf(stderr, "haltpoll-sim: %s\n", why);
+		return 2;
+	}
+	gen_synthetic(traces, &n);
+	for (; optind < argc && n < MAX_TRACES; optind++)
+		if (load_trace(traces, &n, argv[optind])) {
+			fprintf(stderr, "haltpoll-sim: %s: %s\n", argv[optind],
+				strerror(errno));
+			return 1;
+		}
+
+	for (t = 0; t < n; t++)
+		for (k = 0; k < NR_POLICIES; k++)
+			policies[k].replay(&p, &traces[t], &out[t][k]);
+
+	if (json) {
+		print_json(traces, n, out);
+		return 0;
+	}
+	print_table(traces, n, out);
+	return check_targets(traces, n, out);
+}
