@@ -5,7 +5,7 @@
 
 ARCH ?= x86_64
 
-.PHONY: all build run bench check lint patches clean help
+.PHONY: all build run bench check stress sim lint patches clean help
 
 all: run
 
@@ -14,7 +14,10 @@ help:
 	@echo "             and print the latency comparison (quick bench)"
 	@echo "make check   the whole test suite; ends with 'N passed, N failed'"
 	@echo "make bench   the full interleaved benchmark, writes out/bench-ARCH.json"
+	@echo "make stress  debug guests (lockdep, UBSAN, KASAN on x86_64): module,"
+	@echo "             hotplug and parameter churn, boot options; both arches"
 	@echo "make build   only build the guest kernel (ARCH=x86_64|arm64)"
+	@echo "make sim     replay idle traces through the governor and Linux 6.12's"
 	@echo "make lint    checkpatch --strict and shellcheck"
 	@echo "make patches the git format-patch series and cover letter in out/patches/"
 
@@ -34,6 +37,15 @@ bench: build
 
 check:
 	tools/check --arch x86_64 --arch arm64
+
+stress:
+	for arch in x86_64 arm64; do \
+		tools/build/build --arch $$arch --variant debug && \
+		tools/tests/run --arch $$arch --variant debug --stress || exit 1; \
+	done
+
+sim:
+	tools/sim/run
 
 lint:
 	tools/lint

@@ -135,10 +135,15 @@ int main(int argc, char **argv)
 	if (child < 0)
 		die("fork");
 	if (child == 0) {
+		/* Only the ends we use: if one task dies, the other sees EOF. */
+		close(to_echo[1]);
+		close(to_ping[0]);
 		pin(o.cpu_b);
 		echo_loop(to_echo[0], to_ping[1], o.loops);
 	}
 
+	close(to_echo[0]);
+	close(to_ping[1]);
 	pin(o.cpu_a);
 	busy_ns = ping_loop(to_ping[0], to_echo[1], &o);
 	if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))

@@ -58,8 +58,20 @@ arch_cross_compile() {
 	esac
 }
 
-build_dir() { echo "$HALTPOLL_OUT/build-$1"; }
-modules_dir() { echo "$HALTPOLL_OUT/modules-$1"; }
+# HALTPOLL_VARIANT: empty for the guest kernel, "debug" for its debug
+# build (configs/debug-ARCH.config on top), with its own build and
+# modules directories.
+variant_suffix() { echo "${HALTPOLL_VARIANT:+-$HALTPOLL_VARIANT}"; }
+build_dir() { echo "$HALTPOLL_OUT/build-$1$(variant_suffix)"; }
+modules_dir() { echo "$HALTPOLL_OUT/modules-$1$(variant_suffix)"; }
+
+# variant_check NAME : accept the kernel variants the project builds.
+variant_check() {
+	case "$1" in
+	""|debug) ;;
+	*) die "unknown variant '$1' (debug, or none)" ;;
+	esac
+}
 
 # kbuild SRC BUILD_DIR ARCH MAKE_ARGS... : make in kernel tree SRC, out of
 # tree in BUILD_DIR, cross-compiling for ARCH, through ccache if present.
@@ -78,10 +90,12 @@ kbuild() {
 		CROSS_COMPILE="$cross" CC="$cc" "$@"
 }
 
-# config_fragment ARCH : the project's config fragments for ARCH, concatenated.
+# config_fragment ARCH : the project's config fragments for ARCH (and
+# HALTPOLL_VARIANT), concatenated.
 config_fragment() {
-	cat "$HALTPOLL_ROOT/tools/build/configs/common.config" \
-	    "$HALTPOLL_ROOT/tools/build/configs/$1.config"
+	local configs="$HALTPOLL_ROOT/tools/build/configs"
+	cat "$configs/common.config" "$configs/$1.config"
+	[ -z "${HALTPOLL_VARIANT:-}" ] || cat "$configs/$HALTPOLL_VARIANT-$1.config"
 }
 
 # checkpatch_findings LEVELS CHECKPATCH-ARGS... : checkpatch --strict

@@ -184,7 +184,7 @@ static void cond_wait_wakes_on_store_test(struct kunit *test)
 	unsigned long val;
 
 	live_step_require(test, *step);
-	hrtimer_init(&store.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hrtimer_init_on_stack(&store.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	store.timer.function = live_store_fire;
 
 	start_ns = local_clock();
@@ -193,6 +193,7 @@ static void cond_wait_wakes_on_store_test(struct kunit *test)
 	val = live_wait(*step, &store.var, deadline_ns);
 	woke_ns = local_clock();
 	hrtimer_cancel(&store.timer);
+	destroy_hrtimer_on_stack(&store.timer);
 
 	KUNIT_EXPECT_EQ(test, val, 1UL);
 	KUNIT_EXPECT_LT(test, woke_ns, deadline_ns);

@@ -1,0 +1,184 @@
+# Stress in a debug guest, with the pipe benchmark running in the
+# background on all CPUs:
+#   stress.sh churn N_LOAD N_HOTPLUG N_WRITES
+#	latency, module load/unload N_LOAD times, cpu1 offlined and onlined
+#	N_HOTPLUG times with the driver loaded and N_HOTPLUG times while it
+#	loads and unloads, every parameter written N_WRITES times, latency
+#	again; the window never passes the 10 ms cap.
+#   stress.sh boot works|refuses
+#	after a boot option: the driver loads and polls, or refuses.
+. /haltpoll/lib.sh
+
+cap_ns=10000000
+mod=/sys/module/cpuidle_haltpoll
+
+background_load() {
+	while :; do pipe-bench -l 5000 > /dev/null 2>&1; done &
+	bg_pid=$!
+}
+
+stop_background_load() {
+	kill "$bg_pid" 2> /dev/null
+	wait "$bg_pid" 2> /dev/null
+}
+
+# Median usecs/op of 5 runs of the pipe benchmark.
+latency_us() {
+	for run in 1 2 3 4 5; do
+		pipe-bench -l 2000 | sed -n 's/^usecs\/op: //p'
+	done | sort -n | sed -n 3p
+}
+
+load_unload() {
+	local n=$1 i=0
+	while [ "$i" -lt "$n" ]; do
+		modprobe cpuidle-haltpoll force=1 || break
+		rmmod cpuidle_haltpoll || break
+		i=$((i + 1))
+	done
+	echo "$i"
+}
+
+hotplug() {
+	local n=$1 i=0 cpu=/sys/devices/system/cpu/cpu1/online
+	while [ "$i" -lt "$n" ]; do
+		echo 0 > $cpu || break
+		echo 1 > $cpu || break
+		i=$((i + 1))
+	done
+	echo "$i"
+}
+
+# param_valid NAME VALUE : VALUE is one the governor may hold.
+param_valid() {
+	case "$1" in
+	guest_halt_poll_allow_shrink) [ "$2" = Y ] || [ "$2" = N ] ;;
+	guest_halt_poll_ns) [ "$2" -le $cap_ns ] ;;
+	guest_halt_poll_grow_start) [ "$2" -ge 1 ] && [ "$2" -le $cap_ns ] ;;
+	guest_halt_poll_grow) [ "$2" -ge 1 ] ;;
+	guest_halt_poll_shrink) [ "$2" -ge 0 ] ;;
+	esac
+}
+
+overlong=123456789012345678901234567890123456789012345678901234567890
+
+# abuse_param NAME N : N writes of valid, edge and invalid values. Values
+# that are never valid must be refused; every read-back must be valid.
+abuse_param() {
+	local name=$1 n=$2 i=0 v got bad=0 wrong=0 refused=0
+	while [ "$i" -lt "$n" ]; do
+		for v in 2 Y 0 1 4294967295 100000 -1 abc "" $overlong NUL; do
+			if [ "$v" = NUL ]; then
+				printf '1\0002' > "$params/$name" 2> /dev/null
+			else
+				echo "$v" > "$params/$name" 2> /dev/null
+			fi
+			case $? in
+			0) case "$v" in -1|abc|""|$overlong|NUL) wrong=$((wrong + 1)) ;; esac ;;
+			*) refused=$((refused + 1)) ;;
+			esac
+			read -r got < "$params/$name"
+			param_valid "$name" "$got" 2> /dev/null || bad=$((bad + 1))
+			i=$((i + 1))
+		done
+	done
+	echo "# $name: $i writes, $refused refused"
+	expect_eq "$name: no invalid value accepted in $i writes" "$wrong" 0
+	expect_eq "$name: reads back a valid value after each write" "$bad" 0
+}
+
+restore_defaults() {
+	echo 200000 > $params/guest_halt_poll_ns
+	echo 50000 > $params/guest_halt_poll_grow_start
+	echo 2 > $params/guest_halt_poll_grow
+	echo 2 > $params/guest_halt_poll_shrink
+	echo Y > $params/guest_halt_poll_allow_shrink
+}
+
+# The largest window any trace event reported.
+max_traced_window_ns() {
+	sed -n 's/.*halt_poll_ns \([0-9]*\) .*/\1/p' /sys/kernel/tracing/trace |
+		sort -n | tail -1
+}
+
+churn() {
+	local n_load=$1 n_hotplug=$2 n_writes=$3 before after done_n name max
+	mount -t tracefs none /sys/kernel/tracing 2> /dev/null
+	modprobe cpuidle-haltpoll force=1
+	before=$(latency_us)
+	echo "# latency before: $before usecs/op"
+	rmmod cpuidle_haltpoll
+
+	background_load
+	done_n=$(load_unload "$n_load")
+	expect_eq "module loaded and unloaded $n_load times under load" "$done_n" "$n_load"
+
+	modprobe cpuidle-haltpoll force=1
+	done_n=$(hotplug "$n_hotplug")
+	expect_eq "cpu1 offlined/onlined $n_hotplug times, driver loaded" "$done_n" "$n_hotplug"
+	rmmod cpuidle_haltpoll
+
+	load_unload 1000000 > /dev/null &
+	churn_pid=$!
+	done_n=$(hotplug "$n_hotplug")
+	kill $churn_pid 2> /dev/null
+	wait $churn_pid 2> /dev/null
+	expect_eq "cpu1 offlined/onlined $n_hotplug times during load/unload" "$done_n" "$n_hotplug"
+	[ -d $mod ] || modprobe cpuidle-haltpoll force=1
+	expect_ok "driver loaded after the churn" test -d $mod
+
+	echo 1 > /sys/kernel/tracing/events/power/guest_halt_poll_ns/enable
+	for name in guest_halt_poll_ns guest_halt_poll_grow_start \
+		    guest_halt_poll_grow guest_halt_poll_shrink \
+		    guest_halt_poll_allow_shrink; do
+		abuse_param $name "$n_writes"
+	done
+	echo 0 > /sys/kernel/tracing/events/power/guest_halt_poll_ns/enable
+	max=$(max_traced_window_ns)
+	echo "# largest window traced: ${max:-none} ns"
+	expect_ok "no window above the 10 ms cap" test "${max:-0}" -le $cap_ns
+	stop_background_load
+
+	restore_defaults
+	after=$(latency_us)
+	echo "# latency after: $after usecs/op"
+	echo "# latency after/before: $(awk "BEGIN { printf \"%.3f\", $after / $before }")"
+	rmmod cpuidle_haltpoll
+	expect_ok "rmmod at the end" test ! -d $mod
+}
+
+cpu1_online() {
+	[ "$(cat /sys/devices/system/cpu/cpu1/online 2> /dev/null)" = 1 ]
+}
+
+boot() {
+	local expect=$1 before
+	echo "# kernel command line: $(cat /proc/cmdline)"
+	if [ "$expect" = refuses ]; then
+		expect_fail "driver refuses" modprobe cpuidle-haltpoll force=1
+		expect_ok "nothing left loaded" test ! -d $mod
+		return
+	fi
+	expect_ok "driver loads" modprobe cpuidle-haltpoll force=1
+	expect_eq "current_driver" "$(cat $cpuidle/current_driver)" haltpoll
+	# Both tasks on CPU 0, paced: CPU 0 idles between round trips.
+	before=$(state_usage 0 0)
+	pipe-bench -l 500 -a 0 -b 0 -p 50 | sed 's/^/# /'
+	expect_gt "cpu0 polls" "$(state_usage 0 0)" "$before"
+	if [ -f /sys/devices/system/cpu/cpu1/online ] && ! cpu1_online; then
+		expect_ok "offline cpu1 comes online with the driver loaded" \
+			sh -c 'echo 1 > /sys/devices/system/cpu/cpu1/online'
+	fi
+	if cpu1_online; then
+		before=$(state_usage 1 0)
+		pipe-bench -l 2000 | sed 's/^/# /'
+		expect_gt "cpu1 polls" "$(state_usage 1 0)" "$before"
+	fi
+	expect_ok "rmmod" rmmod cpuidle_haltpoll
+}
+
+case "$1" in
+churn) shift; churn "$@" ;;
+boot) shift; boot "$@" ;;
+esac
+check_dmesg
