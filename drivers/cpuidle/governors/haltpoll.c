@@ -61,9 +61,11 @@
  */
 
 #include <linux/cpuidle.h>
+#include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
+#include <linux/seq_file.h>
 #include <linux/tick.h>
 #include <trace/events/power.h>
 
@@ -76,11 +78,21 @@
  *	non-zero only until the halt that follows (a timed-out poll lasted
  *	longer than its limit, so it is never 0)
  * @last_idle_ns: length of the previous idle period
+ * @polls_caught: polls that ended on a wakeup, since the CPU's cpuidle
+ *	device was enabled
+ * @polls_timed_out: polls that ran out their window
+ * @wasted_ns: time spent in polls that ran out their window
+ *
+ * Written only by the CPU itself; the statistics are read locklessly by
+ * debugfs, a snapshot good enough for an operator.
  */
 struct haltpoll_cpu {
 	u64 window_ns;
 	u64 poll_ns;
 	u64 last_idle_ns;
+	u64 polls_caught;
+	u64 polls_timed_out;
+	u64 wasted_ns;
 };
 
 static DEFINE_PER_CPU(struct haltpoll_cpu, haltpoll_cpus);
@@ -250,7 +262,7 @@ static void haltpoll_adapt_window(struct haltpoll_cpu *hc, u64 idle_ns)
 		trace_guest_halt_poll_ns_grow(new_ns, old_ns);
 	else if (new_ns < old_ns)
 		trace_guest_halt_poll_ns_shrink(new_ns, old_ns);
-	hc->window_ns = new_ns;
+	WRITE_ONCE(hc->window_ns, new_ns);
 }
 
 /**
@@ -266,8 +278,12 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	if (index == 0 && dev->poll_time_limit) {
 		/* The halt that follows continues this idle period. */
 		hc->poll_ns = residency_ns;
+		WRITE_ONCE(hc->polls_timed_out, hc->polls_timed_out + 1);
+		WRITE_ONCE(hc->wasted_ns, hc->wasted_ns + residency_ns);
 		return;
 	}
+	if (index == 0)
+		WRITE_ONCE(hc->polls_caught, hc->polls_caught + 1);
 
 	hc->last_idle_ns = hc->poll_ns + residency_ns;
 	hc->poll_ns = 0;
@@ -302,11 +318,34 @@ static struct cpuidle_governor haltpoll_governor = {
 };
 
 /*
+ * /sys/kernel/debug/haltpoll/stats: per CPU, the window and what polling
+ * caught and wasted since the CPU's cpuidle device was last enabled.
+ */
+static int haltpoll_stats_show(struct seq_file *m, void *unused)
+{
+	unsigned int cpu;
+
+	seq_puts(m, "cpu window_ns polls_caught polls_timed_out wasted_ns\n");
+	for_each_online_cpu(cpu) {
+		struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, cpu);
+
+		seq_printf(m, "%u %llu %llu %llu %llu\n", cpu,
+			   READ_ONCE(hc->window_ns), READ_ONCE(hc->polls_caught),
+			   READ_ONCE(hc->polls_timed_out),
+			   READ_ONCE(hc->wasted_ns));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(haltpoll_stats);
+
+/*
  * Registered whatever the hypervisor: nothing here depends on KVM, and the
  * driver decides on its own whether polling is wanted (arch_haltpoll_want()).
  */
 static int __init init_haltpoll(void)
 {
+	debugfs_create_file("stats", 0444, debugfs_create_dir("haltpoll", NULL),
+			    NULL, &haltpoll_stats_fops);
 	return cpuidle_register_governor(&haltpoll_governor);
 }
 

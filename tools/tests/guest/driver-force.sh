@@ -17,6 +17,12 @@ done
 before=$(state_usage 1 0)
 pipe-bench -l 3000 | sed 's/^/# /'
 expect_gt "poll state used under the pipe benchmark" "$(state_usage 1 0)" "$((before + 1000))"
+haltpoll-stat > /tmp/stat
+sed 's/^/# /' /tmp/stat
+expect_gt "haltpoll-stat: cpu1 polls caught wakeups" \
+	"$(awk '$1 == 1 { print $3 }' /tmp/stat)" 1000
+expect_eq "haltpoll-stat: a line per online CPU" \
+	"$(grep -c '^[0-9]' /tmp/stat)" 2
 
 for i in 1 2 3 4 5 6 7 8 9 10; do
 	echo 0 > /sys/devices/system/cpu/cpu1/online || break

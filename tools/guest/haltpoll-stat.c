@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * haltpoll-stat: show the haltpoll governor's per-CPU statistics, as
+ * cpupower idle-info shows the idle states.
+ *
+ * Reads /sys/kernel/debug/haltpoll/stats (mounting debugfs if needed) and
+ * prints, per CPU, the poll window, the polls that caught a wakeup and
+ * those that ran out, the share caught, and the poll time wasted.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+
+#define STATS "/sys/kernel/debug/haltpoll/stats"
+
+static FILE *open_stats(void)
+{
+	FILE *f = fopen(STATS, "r");
+
+	if (!f && errno == ENOENT) {
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+		f = fopen(STATS, "r");
+	}
+	return f;
+}
+
+int main(void)
+{
+	uint64_t window_ns, caught, timed_out, wasted_ns;
+	unsigned int cpu;
+	char header[256];
+	FILE *f = open_stats();
+
+	if (!f) {
+		fprintf(stderr, "haltpoll-stat: %s: %s (is the haltpoll governor built in?)\n",
+			STATS, strerror(errno));
+		return 1;
+	}
+	if (!fgets(header, sizeof(header), f)) {
+		fprintf(stderr, "haltpoll-stat: %s is empty\n", STATS);
+		return 1;
+	}
+	printf("%-4s %10s %12s %12s %8s %12s\n", "cpu", "window_us",
+	       "caught", "timed_out", "caught%", "wasted_ms");
+	while (fscanf(f, "%u %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
+		      &cpu, &window_ns, &caught, &timed_out, &wasted_ns) == 5) {
+		uint64_t polls = caught + timed_out;
+
+		printf("%-4u %10.1f %12" PRIu64 " %12" PRIu64 " %8.1f %12.3f\n",
+		       cpu, window_ns / 1e3, caught, timed_out,
+		       polls ? 100.0 * caught / polls : 0.0, wasted_ns / 1e6);
+	}
+	fclose(f);
+	return 0;
+}
