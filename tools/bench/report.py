@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Turn the guest's RESULT lines into medians, ratios and a JSON record."""
+"""Turn the guest's RESULT lines into medians, ratios and a JSON record;
+with --cost, also the host CPU time QEMU used per second of each phase."""
 
 import argparse
 import json
+import os
 import statistics
 import sys
 
@@ -19,6 +21,90 @@ TARGETS = {
         ("haltpoll_poll_off / no_driver", "haltpoll_poll_off", "no_driver", 1.1),
     ],
 }
+
+
+# The cost targets, x86_64: (label, config, load, against, metric, bound).
+COST_TARGETS = {
+    "x86_64": [
+        ("idle cost, haltpoll / no_driver", "haltpoll", "idle", "no_driver", "cost", 1.1),
+        ("pace50 latency, haltpoll / idle_poll", "haltpoll", "pace50", "idle_poll", "latency", 1.25),
+        ("pace50 cost, haltpoll / idle_poll", "haltpoll", "pace50", "idle_poll", "cost", 0.5),
+        ("pace150 latency, haltpoll / idle_poll", "haltpoll", "pace150", "idle_poll", "latency", 1.25),
+        ("pace150 cost, haltpoll / idle_poll", "haltpoll", "pace150", "idle_poll", "cost", 0.5),
+        ("pace1000 cost, haltpoll / no_driver", "haltpoll", "pace1000", "no_driver", "cost", 1.1),
+    ],
+    "arm64": [
+        ("idle cost, haltpoll / no_driver", "haltpoll", "idle", "no_driver", "cost", 1.1),
+        ("pace1000 cost, haltpoll / no_driver", "haltpoll", "pace1000", "no_driver", "cost", 1.1),
+    ],
+}
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def phase_costs(samples_path):
+    """Host CPU seconds per second of each phase, from the sampler's lines
+    "TIME TICKS @@PHASE_config_load@@": an interval counts for a phase
+    only when both its ends lie in it, so phase edges do not smear."""
+    busy, wall, prev = {}, {}, None
+    with open(samples_path) as f:
+        for line in f:
+            words = line.split()
+            if len(words) != 3:
+                continue
+            t, ticks, phase = float(words[0]), int(words[1]), words[2]
+            phase = phase.strip("@").replace("PHASE_", "")
+            if prev and prev[2] == phase and phase != "none":
+                busy[phase] = busy.get(phase, 0) + (ticks - prev[1]) / CLK_TCK
+                wall[phase] = wall.get(phase, 0) + t - prev[0]
+            prev = (t, ticks, phase)
+    return {p: busy[p] / wall[p] for p in busy if wall[p] > 0}
+
+
+def parse_cost(paths):
+    """{config: {load: {"cost": cpus, "latency": usecs}}}"""
+    table = {}
+    for path in paths:
+        if path.endswith(".samples"):
+            for phase, cpus in phase_costs(path).items():
+                config, load = phase.rsplit("_", 1)
+                table.setdefault(config, {}).setdefault(load, {})["cost"] = cpus
+            continue
+        with open(path) as f:
+            for line in f:
+                words = line.split()
+                if len(words) == 4 and words[0] == "LATENCY":
+                    table.setdefault(words[1], {}).setdefault(words[2], {})[
+                        "latency"] = float(words[3])
+    return table
+
+
+def report_cost(arch, table):
+    loads = ["idle", "pace50", "pace150", "pace1000"]
+    print(f"\n{arch} host CPU cost (QEMU CPU seconds per second) and latency"
+          " (usecs per round trip)")
+    print(f"  {'config':12s}" + "".join(f"{l:>22s}" for l in loads))
+    for config, row in table.items():
+        cells = []
+        for load in loads:
+            c = row.get(load, {})
+            cost = f"{c['cost']:.3f}" if "cost" in c else "-"
+            lat = f"{c['latency']:.1f}us" if "latency" in c else ""
+            cells.append(f"{cost:>12s} {lat:>9s}")
+        print(f"  {config:12s}" + "".join(cells))
+    results, met = [], True
+    for label, config, load, against, metric, bound in COST_TARGETS[arch]:
+        try:
+            value = table[config][load][metric] / table[against][load][metric]
+        except (KeyError, ZeroDivisionError):
+            print(f"  {label}: missing measurements")
+            met = False
+            continue
+        ok = value <= bound
+        met = met and ok
+        print(f"  {label:40s} {value:6.3f}   target <= {bound:<5} {'met' if ok else 'MISSED'}")
+        results.append({"ratio": label, "value": round(value, 4),
+                        "target_max": bound, "met": ok})
+    return results, met
 
 
 def parse(paths):
@@ -38,6 +124,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--arch", required=True)
     ap.add_argument("--json", required=True)
+    ap.add_argument("--cost", nargs="*", default=[],
+                    help="cost-MODE.out and cost-MODE.samples files")
     ap.add_argument("outputs", nargs="+")
     args = ap.parse_args()
 
@@ -63,10 +151,18 @@ def main():
         ratios.append({"ratio": label, "value": round(ratio, 4),
                        "target_max": bound, "met": ok})
 
+    cost_table, cost_ratios = {}, []
+    if args.cost:
+        cost_table = parse_cost(args.cost)
+        cost_ratios, cost_met = report_cost(args.arch, cost_table)
+        met = met and cost_met
+
     with open(args.json, "w") as f:
         json.dump({"arch": args.arch, "unit": "usecs/op",
                    "clocksource": clocksources, "median": medians,
-                   "runs": runs, "ratios": ratios, "targets_met": met},
+                   "runs": runs, "ratios": ratios, "cost": cost_table,
+                   "cost_unit": "host CPU seconds per second",
+                   "cost_ratios": cost_ratios, "targets_met": met},
                   f, indent=2)
     print(f"  written to {args.json}")
     return 0
