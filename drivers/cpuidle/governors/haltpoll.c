@@ -29,8 +29,10 @@
  *
  * 1. If PM QoS allows no exit latency, poll, keeping the tick.
  * 2. If the last poll ran out its window, halt now: the wakeup is not coming
- *    soon. Otherwise poll for window_ns, keeping the tick (it is not stopped
- *    for a period that short).
+ *    soon. If the next timer event comes before the window would close,
+ *    halt too: a poll would only spin until the timer fires. Otherwise poll
+ *    for window_ns, keeping the tick (it is not stopped for a period that
+ *    short).
  * 3. When halting, stop the tick only if the last idle period lasted at
  *    least half a tick; restarting it around every short halt costs more
  *    than the halt saves (haltpoll_keep_tick()).
@@ -47,7 +49,9 @@
  *    the window by guest_halt_poll_shrink, dropping to 0 below
  *    guest_halt_poll_grow_start.
  *
- * A poll that caught its wakeup leaves the window as it is. The arithmetic of
+ * A poll that caught its wakeup leaves the window as it is, and so does a
+ * halt chosen in step 2 for a timer that then ended it: a timer says
+ * nothing of the wakeups a window is for. The arithmetic of
  * steps 2 to 5 lives in haltpoll_window.h as pure functions, which
  * tools/sim replays against synthetic and recorded traces. Linux 6.12 grew
  * the window only when the halt outlasted the window itself, so a window
@@ -82,6 +86,7 @@
  *	device was enabled
  * @polls_timed_out: polls that ran out their window
  * @wasted_ns: time spent in polls that ran out their window
+ * @timer_halt_ns: the timer a halt was chosen for, until that halt ends
  *
  * Written only by the CPU itself; the statistics are read locklessly by
  * debugfs, a snapshot good enough for an operator.
@@ -93,6 +98,7 @@ struct haltpoll_cpu {
 	u64 polls_caught;
 	u64 polls_timed_out;
 	u64 wasted_ns;
+	u64 timer_halt_ns;
 };
 
 static DEFINE_PER_CPU(struct haltpoll_cpu, haltpoll_cpus);
@@ -226,6 +232,14 @@ static int haltpoll_poll(struct cpuidle_device *dev, u64 window_ns,
 	return 0;
 }
 
+/* Time to the next timer event, the tick included: a poll keeps the tick. */
+static u64 haltpoll_next_timer_ns(void)
+{
+	ktime_t tick_ns, sleep_ns = tick_nohz_get_sleep_length(&tick_ns);
+
+	return max_t(s64, min(sleep_ns, tick_ns), 0);
+}
+
 /**
  * haltpoll_select - selects the next idle state to enter
  * @drv: cpuidle driver containing state data
@@ -247,8 +261,13 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 		return haltpoll_poll(dev, window_ns, stop_tick);
 	if (dev->states_usage[0].disable)
 		return haltpoll_halt(hc, stop_tick);
-	if (haltpoll_should_poll(window_ns, poll_timed_out))
-		return haltpoll_poll(dev, window_ns, stop_tick);
+	if (haltpoll_should_poll(window_ns, poll_timed_out)) {
+		u64 timer_ns = haltpoll_next_timer_ns();
+
+		if (!haltpoll_timer_first(window_ns, timer_ns))
+			return haltpoll_poll(dev, window_ns, stop_tick);
+		hc->timer_halt_ns = timer_ns;
+	}
 	return haltpoll_halt(hc, stop_tick);
 }
 
@@ -274,6 +293,7 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 {
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
 	u64 residency_ns = dev->last_residency_ns;
+	u64 timer_ns;
 
 	if (index == 0 && dev->poll_time_limit) {
 		/* The halt that follows continues this idle period. */
@@ -287,7 +307,9 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 
 	hc->last_idle_ns = hc->poll_ns + residency_ns;
 	hc->poll_ns = 0;
-	if (index != 0)
+	timer_ns = hc->timer_halt_ns;
+	hc->timer_halt_ns = 0;
+	if (index != 0 && !haltpoll_timer_woke(timer_ns, hc->last_idle_ns))
 		haltpoll_adapt_window(hc, hc->last_idle_ns);
 }
 

@@ -162,6 +162,34 @@ static inline bool haltpoll_should_poll(u64 window_ns, bool poll_timed_out)
 }
 
 /**
+ * haltpoll_timer_first - whether a timer will end the idle period first
+ * @window_ns: the window a poll would have
+ * @next_timer_ns: time to the next timer event
+ *
+ * A poll would then spin until the timer fires, a wakeup the CPU takes as
+ * well from a halt: the timer interrupt comes either way. Halt instead.
+ */
+static inline bool haltpoll_timer_first(u64 window_ns, u64 next_timer_ns)
+{
+	return next_timer_ns < window_ns;
+}
+
+/**
+ * haltpoll_timer_woke - whether a halt chosen for a timer ended on it
+ * @timer_ns: the timer haltpoll_timer_first() predicted, 0 if none
+ * @idle_ns: length of the idle period
+ *
+ * Such a period says nothing of the wakeups a window is for, so it must
+ * not shape the window. The idle period is measured from a little after
+ * the prediction, so a period that ended in the last eighth of the time to
+ * the timer counts as ended on it.
+ */
+static inline bool haltpoll_timer_woke(u64 timer_ns, u64 idle_ns)
+{
+	return timer_ns && idle_ns + timer_ns / 8 >= timer_ns;
+}
+
+/**
  * haltpoll_keep_tick - whether a halt should leave the scheduler tick running
  * @last_idle_ns: length of the previous idle period
  * @tick_ns: length of a tick period

@@ -203,6 +203,38 @@ static void haltpoll_keep_tick_test(struct kunit *test)
 				    c->keep, "case: %s", c->name);
 }
 
+struct timer_case {
+	const char *name;
+	u64 window_ns;
+	u64 timer_ns;
+	u64 idle_ns;
+	bool timer_first;
+	bool timer_woke;
+};
+
+static const struct timer_case timer_cases[] = {
+	{ "timer inside the window halts", 200 * US, 50 * US, 52 * US, true, true },
+	{ "timer past the window polls", 100 * US, 4 * MS, 0, false, false },
+	{ "timer at the window's end polls", 100 * US, 100 * US, 0, false, false },
+	{ "timer already due halts", 100 * US, 0, 0, true, false },
+	{ "halt ended a little before its timer", 200 * US, 80 * US, 71 * US, true, true },
+	{ "halt ended well before its timer", 200 * US, 80 * US, 30 * US, true, false },
+	{ "no window, no timer halt", 0, 50 * US, 60 * US, false, true },
+};
+
+/* Halts chosen for a timer, and whether the period then ended on it. */
+static void haltpoll_timer_test(struct kunit *test)
+{
+	const struct timer_case *c;
+
+	for (c = timer_cases; c < timer_cases + ARRAY_SIZE(timer_cases); c++) {
+		KUNIT_EXPECT_EQ_MSG(test, haltpoll_timer_first(c->window_ns, c->timer_ns),
+				    c->timer_first, "case: %s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, haltpoll_timer_woke(c->timer_ns, c->idle_ns),
+				    c->timer_woke, "case: %s", c->name);
+	}
+}
+
 static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_window_next_test),
 	KUNIT_CASE(haltpoll_window_grows_to_limit_test),
@@ -210,6 +242,7 @@ static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_params_invalid_test),
 	KUNIT_CASE(haltpoll_should_poll_test),
 	KUNIT_CASE(haltpoll_keep_tick_test),
+	KUNIT_CASE(haltpoll_timer_test),
 	{}
 };
 
