@@ -39,8 +39,8 @@ bench: build
 check:
 	tools/check --arch x86_64 --arch arm64
 
-# The debug kernels catch splats; the production kernel's churn holds the
-# latency after it to 1.10 of before (debug kernels slow down as they go).
+# The debug kernels catch splats; the churn runs once more in the
+# production kernel for a latency before/after free of debug overhead.
 stress:
 	for arch in x86_64 arm64; do \
 		tools/build/build --arch $$arch --variant debug && \
