@@ -7,12 +7,15 @@
  * or the poll time limit ends the spin. dev->poll_time_limit reports which:
  * governors learn from the difference between a poll that caught its wakeup
  * and one that ran out.
+ *
+ * The idle loop owns the flag: it enters a CPUIDLE_FLAG_POLLING state with
+ * the flag still set, and clears it before any other state, so the poll
+ * state neither sets nor clears it.
  */
 
 #include <linux/cpuidle.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
-#include <linux/sched/idle.h>
 #include <asm/cond_wait.h>
 
 /*
@@ -37,15 +40,10 @@ static int __cpuidle poll_idle(struct cpuidle_device *dev,
 {
 	u64 time_start_ns = local_clock_noinstr();
 
-	dev->poll_time_limit = false;
-
 	raw_local_irq_enable();
-	if (!current_set_polling_and_test())
-		dev->poll_time_limit = poll_idle_wait(time_start_ns,
-						      cpuidle_poll_time(drv, dev));
+	dev->poll_time_limit = poll_idle_wait(time_start_ns,
+					      cpuidle_poll_time(drv, dev));
 	raw_local_irq_disable();
-
-	current_clr_polling();
 
 	return index;
 }

@@ -39,6 +39,8 @@ COST_TARGETS = {
     ],
 }
 CLK_TCK = os.sysconf("SC_CLK_TCK")
+# The loads of guest-cost.sh, in the order tables show them.
+COST_LOADS = ["idle", "pace50", "pace150", "pace1000"]
 
 
 def phase_costs(samples_path):
@@ -79,7 +81,7 @@ def parse_cost(paths):
 
 
 def report_cost(arch, table):
-    loads = ["idle", "pace50", "pace150", "pace1000"]
+    loads = COST_LOADS
     print(f"\n{arch} host CPU cost (QEMU CPU seconds per second) and latency"
           " (usecs per round trip)")
     print(f"  {'config':12s}" + "".join(f"{l:>22s}" for l in loads))
@@ -161,6 +163,7 @@ def main():
         json.dump({"arch": args.arch, "unit": "usecs/op",
                    "clocksource": clocksources, "median": medians,
                    "runs": runs, "ratios": ratios, "cost": cost_table,
+                   "cost_loads": COST_LOADS,
                    "cost_unit": "host CPU seconds per second",
                    "cost_ratios": cost_ratios, "targets_met": met},
                   f, indent=2)

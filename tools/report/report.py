@@ -120,7 +120,7 @@ def sim_table(sim):
 
 
 def cost_table(bench):
-    loads = ["idle", "pace50", "pace150", "pace1000"]
+    loads = bench.get("cost_loads", [])
     rows = ["<tr><th>config</th>" + "".join(
         f"<th>{l}<br>cost / latency</th>" for l in loads) + "</tr>"]
     for cfg, row in bench.get("cost", {}).items():

@@ -140,8 +140,11 @@ static __always_inline bool cond_wait_sleep(enum cond_wait_mode mode,
 
 static __always_inline enum cond_wait_mode cond_wait_mode(u64 remaining_ns)
 {
-	return cond_wait_pick_mode(alternative_has_cap_unlikely(ARM64_HAS_WFXT),
-				   cond_wait_evtstrm_period_ns(),
+	bool has_wfxt = alternative_has_cap_unlikely(ARM64_HAS_WFXT);
+
+	/* WFET needs no event stream: skip the sysreg reads and division. */
+	return cond_wait_pick_mode(has_wfxt,
+				   has_wfxt ? 0 : cond_wait_evtstrm_period_ns(),
 				   remaining_ns);
 }
 
