@@ -62,9 +62,35 @@ def phase_costs(samples_path):
     return {p: busy[p] / wall[p] for p in busy if wall[p] > 0}
 
 
+def parse_guest_line(words, table, hpstat):
+    """LATENCY/PERIOD config load usecs, and HPSTAT config load when cpu
+    window caught timed_out wasted_ns (the governor's counters)."""
+    if len(words) == 4 and words[0] in ("LATENCY", "PERIOD"):
+        table.setdefault(words[1], {}).setdefault(words[2], {})[
+            words[0].lower()] = float(words[3])
+    elif len(words) == 9 and words[0] == "HPSTAT":
+        config, load, when, cpu = words[1:5]
+        counters = [int(w) for w in words[6:9]]
+        hpstat.setdefault((config, load, cpu), {})[when] = counters
+
+
+def poll_counts(hpstat):
+    """{config: {load: {cpu: (caught, timed_out, wasted_ms)}}} over each
+    load, from the counters at its beginning and its end."""
+    counts = {}
+    for (config, load, cpu), ends in hpstat.items():
+        if "begin" not in ends or "end" not in ends:
+            continue
+        delta = [e - b for b, e in zip(ends["begin"], ends["end"])]
+        counts.setdefault(config, {}).setdefault(load, {})[cpu] = (
+            delta[0], delta[1], delta[2] / 1e6)
+    return counts
+
+
 def parse_cost(paths):
-    """{config: {load: {"cost": cpus, "latency": usecs}}}"""
-    table = {}
+    """{config: {load: {"cost": cpus, "latency": usecs, "period": usecs}}}
+    and the governor's poll counts per load (see poll_counts())."""
+    table, hpstat = {}, {}
     for path in paths:
         if path.endswith(".samples"):
             for phase, cpus in phase_costs(path).items():
@@ -73,25 +99,38 @@ def parse_cost(paths):
             continue
         with open(path) as f:
             for line in f:
-                words = line.split()
-                if len(words) == 4 and words[0] == "LATENCY":
-                    table.setdefault(words[1], {}).setdefault(words[2], {})[
-                        "latency"] = float(words[3])
-    return table
+                parse_guest_line(line.split(), table, hpstat)
+    return table, poll_counts(hpstat)
+
+
+def report_polls(counts):
+    """What the governor did during each load: that is what the cost of
+    haltpoll is made of."""
+    for config, loads in counts.items():
+        print(f"  {config} per CPU: polls caught / timed out, poll time wasted")
+        for load in COST_LOADS:
+            cpus = loads.get(load, {})
+            cells = "   ".join(f"cpu{cpu} {c}/{t} {w:.1f}ms"
+                               for cpu, (c, t, w) in sorted(cpus.items()))
+            print(f"    {load:10s} {cells}")
 
 
 def report_cost(arch, table):
     loads = COST_LOADS
     print(f"\n{arch} host CPU cost (QEMU CPU seconds per second) and latency"
           " (usecs per round trip)")
-    print(f"  {'config':12s}" + "".join(f"{l:>22s}" for l in loads))
+    print("  (cost, latency, and the period a paced load achieved: longer than"
+          " asked\n   means the round trips could not keep up, less work was"
+          " offered)")
+    print(f"  {'config':12s}" + "".join(f"{l:>28s}" for l in loads))
     for config, row in table.items():
         cells = []
         for load in loads:
             c = row.get(load, {})
             cost = f"{c['cost']:.3f}" if "cost" in c else "-"
             lat = f"{c['latency']:.1f}us" if "latency" in c else ""
-            cells.append(f"{cost:>12s} {lat:>9s}")
+            period = f"/{c['period']:.0f}us" if "period" in c else ""
+            cells.append(f"{cost:>10s} {lat:>9s} {period:>7s}")
         print(f"  {config:12s}" + "".join(cells))
     results, met = [], True
     for label, config, load, against, metric, bound in COST_TARGETS[arch]:
@@ -155,15 +194,16 @@ def main():
 
     cost_table, cost_ratios = {}, []
     if args.cost:
-        cost_table = parse_cost(args.cost)
+        cost_table, polls = parse_cost(args.cost)
         cost_ratios, cost_met = report_cost(args.arch, cost_table)
+        report_polls(polls)
         met = met and cost_met
 
     with open(args.json, "w") as f:
         json.dump({"arch": args.arch, "unit": "usecs/op",
                    "clocksource": clocksources, "median": medians,
                    "runs": runs, "ratios": ratios, "cost": cost_table,
-                   "cost_loads": COST_LOADS,
+                   "cost_loads": COST_LOADS, "polls": polls,
                    "cost_unit": "host CPU seconds per second",
                    "cost_ratios": cost_ratios, "targets_met": met},
                   f, indent=2)

@@ -4,9 +4,13 @@
  * like "perf bench sched pipe". Each round trip wakes each task once, so
  * the time per round trip is dominated by two idle-CPU wakeups.
  *
- * Prints "usecs/op: X" for the whole run. With -p PACE_US the waker waits
- * PACE_US microseconds (sleeping) between round trips, to model paced
- * request/response traffic; the reported figure then excludes that pause.
+ * Prints "usecs/op: X" for the whole run. With -p PERIOD_US the waker
+ * starts one round trip every PERIOD_US microseconds on an absolute
+ * schedule, to model paced request/response traffic: the offered rate is
+ * the same whatever a round trip costs, so configurations are compared at
+ * equal work. "usecs/op" then excludes the pause, and "period_us" gives the
+ * period achieved, which is longer than asked only if the round trips
+ * could not keep up.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,22 +75,42 @@ static void echo_loop(int rfd, int wfd, long loops)
 	exit(0);
 }
 
-static void pause_us(long us)
+/*
+ * Sleep until DEADLINE_NS, then move it one period on. The default timer
+ * slack (50 us) would stretch every pause by up to that much, so the
+ * caller sets it to 1 ns. A round trip that starts more than a period
+ * late restarts the schedule from now: missed slots are dropped, not
+ * sent back to back.
+ */
+static void pace_wait(long long *deadline_ns, long long period_ns)
 {
-	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
+	struct timespec ts = {
+		.tv_sec = *deadline_ns / 1000000000LL,
+		.tv_nsec = *deadline_ns % 1000000000LL,
+	};
+	long long now;
 
-	if (us)
-		nanosleep(&ts, NULL);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+	now = now_ns();
+	*deadline_ns += period_ns;
+	if (now - *deadline_ns > period_ns)
+		*deadline_ns = now + period_ns;
 }
 
 static long long ping_loop(int rfd, int wfd, const struct options *o)
 {
-	long long busy_ns = 0, t0;
+	long long period_ns = o->pace_us * 1000LL;
+	long long busy_ns = 0, deadline_ns, t0;
 	char token = 'x';
 	long i;
 
+	if (period_ns && prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL))
+		die("PR_SET_TIMERSLACK");
+	deadline_ns = now_ns() + period_ns;
 	for (i = 0; i < o->loops; i++) {
-		pause_us(o->pace_us);
+		if (period_ns)
+			pace_wait(&deadline_ns, period_ns);
 		t0 = now_ns();
 		xfer(rfd, wfd, &token);
 		busy_ns += now_ns() - t0;
@@ -95,11 +120,11 @@ static long long ping_loop(int rfd, int wfd, const struct options *o)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: pipe-bench [-l LOOPS] [-a CPU] [-b CPU] [-p PACE_US]\n"
+	fprintf(stderr, "usage: pipe-bench [-l LOOPS] [-a CPU] [-b CPU] [-p PERIOD_US]\n"
 		"  -l  round trips (default 20000)\n"
 		"  -a  CPU of the pinging task (default 0, -1: unpinned)\n"
 		"  -b  CPU of the echoing task (default 1, -1: unpinned)\n"
-		"  -p  microseconds to sleep between round trips (default 0)\n");
+		"  -p  start a round trip every PERIOD_US (default 0: back to back)\n");
 	exit(2);
 }
 
@@ -124,7 +149,7 @@ int main(int argc, char **argv)
 {
 	struct options o = { .loops = 20000, .cpu_a = 0, .cpu_b = 1 };
 	int to_echo[2], to_ping[2], status;
-	long long busy_ns;
+	long long busy_ns, start_ns;
 	pid_t child;
 
 	parse(argc, argv, &o);
@@ -145,11 +170,13 @@ int main(int argc, char **argv)
 	close(to_echo[0]);
 	close(to_ping[1]);
 	pin(o.cpu_a);
+	start_ns = now_ns();
 	busy_ns = ping_loop(to_ping[0], to_echo[1], &o);
 	if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 		die("echo task");
 
 	printf("loops: %ld pace_us: %ld\n", o.loops, o.pace_us);
 	printf("usecs/op: %.3f\n", busy_ns / 1000.0 / o.loops);
+	printf("period_us: %.3f\n", (now_ns() - start_ns) / 1000.0 / o.loops);
 	return 0;
 }
