@@ -3,7 +3,7 @@
 # while it samples the CPU time QEMU uses. Prints "LATENCY config load
 # usecs" and "PERIOD config load usecs" (the period the load achieved) for
 # the paced loads, and for haltpoll "HPSTAT config load begin|end" lines
-# with the governor's per-CPU counters around each load.
+# with the governor's per-CPU counters around each run of a load.
 # Argument: MODE ("drivers" or "idle-poll").
 mode=$1
 dmesg -n 1
@@ -28,28 +28,53 @@ paced() {
 		sed -n -e "s/^usecs\/op: /LATENCY $1 pace$2 /p" \
 			-e "s/^period_us: /PERIOD $1 pace$2 /p"
 	hpstat "$1" "pace$2" end
+	phase none
 }
 
-loads() {
+# idle CONFIG : an idle spell.
+idle() {
 	hpstat "$1" idle begin
 	phase "$1 idle"
 	sleep 5
 	hpstat "$1" idle end
-	paced "$1" 50 30000
-	paced "$1" 150 20000
-	paced "$1" 1000 4000
 	phase none
+}
+
+# use CONFIG : load or unload the driver, and let the change settle.
+use() {
+	case "$1" in
+	haltpoll) modprobe cpuidle-haltpoll force=1 || exit 1 ;;
+	no_driver) rmmod cpuidle_haltpoll 2>/dev/null ;;
+	esac
 	sleep 1
 }
 
-# Let boot-time work settle before the first phase.
+# run CONFIG LOAD : LOAD once, half of its round trips.
+run() {
+	case "$2" in
+	idle) idle "$1" ;;
+	pace50) paced "$1" 50 15000 ;;
+	pace150) paced "$1" 150 10000 ;;
+	pace1000) paced "$1" 1000 2000 ;;
+	esac
+}
+
+# Whatever ran just before shows in a load's cost (an idle guest uses about
+# 1% of a host CPU), so each load runs twice per configuration, the
+# configurations alternating; phases of one name add up.
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
 sleep 2
 if [ "$mode" = idle-poll ]; then
-	loads idle_poll
+	configs=idle_poll
 else
-	loads no_driver
-	modprobe cpuidle-haltpoll force=1 || exit 1
-	loads haltpoll
-	rmmod cpuidle_haltpoll
+	configs="no_driver haltpoll"
 fi
+for load in idle pace50 pace150 pace1000; do
+	for _ in 1 2; do
+		for config in $configs; do
+			use "$config"
+			run "$config" "$load"
+		done
+	done
+done
+use no_driver

@@ -5,7 +5,6 @@ with --cost, also the host CPU time QEMU used per second of each phase."""
 
 import argparse
 import json
-import os
 import statistics
 import sys
 
@@ -38,52 +37,60 @@ COST_TARGETS = {
         ("pace1000 cost, haltpoll / no_driver", "haltpoll", "pace1000", "no_driver", "cost", 1.1),
     ],
 }
-CLK_TCK = os.sysconf("SC_CLK_TCK")
 # The loads of guest-cost.sh, in the order tables show them.
 COST_LOADS = ["idle", "pace50", "pace150", "pace1000"]
 
 
 def phase_costs(samples_path):
     """Host CPU seconds per second of each phase, from the sampler's lines
-    "TIME TICKS @@PHASE_config_load@@": an interval counts for a phase
-    only when both its ends lie in it, so phase edges do not smear."""
+    "TIME CPU_NS @@PHASE_config_load@@": an interval counts for a phase
+    only when both its ends lie in it, so phase edges do not smear. The
+    CPU time sums the live threads' run times, so an interval in which a
+    thread exited (its time leaves the sum) is dropped."""
     busy, wall, prev = {}, {}, None
     with open(samples_path) as f:
         for line in f:
             words = line.split()
             if len(words) != 3:
                 continue
-            t, ticks, phase = float(words[0]), int(words[1]), words[2]
+            t, cpu_ns, phase = float(words[0]), float(words[1]), words[2]
             phase = phase.strip("@").replace("PHASE_", "")
-            if prev and prev[2] == phase and phase != "none":
-                busy[phase] = busy.get(phase, 0) + (ticks - prev[1]) / CLK_TCK
+            if prev and prev[2] == phase and phase != "none" and cpu_ns >= prev[1]:
+                busy[phase] = busy.get(phase, 0) + (cpu_ns - prev[1]) / 1e9
                 wall[phase] = wall.get(phase, 0) + t - prev[0]
-            prev = (t, ticks, phase)
+            prev = (t, cpu_ns, phase)
     return {p: busy[p] / wall[p] for p in busy if wall[p] > 0}
 
 
 def parse_guest_line(words, table, hpstat):
-    """LATENCY/PERIOD config load usecs, and HPSTAT config load when cpu
-    window caught timed_out wasted_ns (the governor's counters)."""
+    """LATENCY/PERIOD config load usecs (a load runs several times: their
+    mean), and HPSTAT config load when cpu window caught timed_out
+    wasted_ns (the governor's counters)."""
     if len(words) == 4 and words[0] in ("LATENCY", "PERIOD"):
-        table.setdefault(words[1], {}).setdefault(words[2], {})[
-            words[0].lower()] = float(words[3])
+        cell = table.setdefault(words[1], {}).setdefault(words[2], {})
+        runs = cell.setdefault("runs_" + words[0].lower(), [])
+        runs.append(float(words[3]))
+        # Each run of a load has the same number of round trips.
+        cell[words[0].lower()] = statistics.mean(runs)
     elif len(words) == 9 and words[0] == "HPSTAT":
         config, load, when, cpu = words[1:5]
         counters = [int(w) for w in words[6:9]]
-        hpstat.setdefault((config, load, cpu), {})[when] = counters
+        entry = hpstat.setdefault((config, load, cpu), {"sum": [0, 0, 0]})
+        if when == "begin":
+            entry["begin"] = counters
+        elif "begin" in entry:
+            entry["sum"] = [s + e - b for s, b, e in
+                            zip(entry["sum"], entry.pop("begin"), counters)]
 
 
 def poll_counts(hpstat):
     """{config: {load: {cpu: (caught, timed_out, wasted_ms)}}} over each
-    load, from the counters at its beginning and its end."""
+    load, from the counters at its beginnings and its ends."""
     counts = {}
-    for (config, load, cpu), ends in hpstat.items():
-        if "begin" not in ends or "end" not in ends:
-            continue
-        delta = [e - b for b, e in zip(ends["begin"], ends["end"])]
+    for (config, load, cpu), entry in hpstat.items():
+        caught, timed_out, wasted_ns = entry["sum"]
         counts.setdefault(config, {}).setdefault(load, {})[cpu] = (
-            delta[0], delta[1], delta[2] / 1e6)
+            caught, timed_out, wasted_ns / 1e6)
     return counts
 
 

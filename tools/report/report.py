@@ -122,16 +122,31 @@ def sim_table(sim):
 def cost_table(bench):
     loads = bench.get("cost_loads", [])
     rows = ["<tr><th>config</th>" + "".join(
-        f"<th>{l}<br>cost / latency</th>" for l in loads) + "</tr>"]
+        f"<th>{l}<br>cost / latency / period</th>" for l in loads) + "</tr>"]
     for cfg, row in bench.get("cost", {}).items():
         cells = []
         for l in loads:
             c = row.get(l, {})
             cost = f"{c['cost']:.3f}" if "cost" in c else "-"
             lat = f" / {c['latency']:.1f} us" if "latency" in c else ""
+            lat += f" / {c['period']:.0f} us" if "period" in c else ""
             cells.append(f"<td>{cost}{lat}</td>")
         rows.append(f"<tr><td>{html.escape(cfg)}</td>{''.join(cells)}</tr>")
     return "<table>" + "\n".join(rows) + "</table>"
+
+
+def polls_table(bench):
+    """The governor's counters over each load: what haltpoll's cost is."""
+    rows = ["<tr><th>config</th><th>load</th><th>CPU</th><th>polls caught"
+            "</th><th>polls timed out</th><th>wasted ms</th></tr>"]
+    for cfg, loads in bench.get("polls", {}).items():
+        for l in bench.get("cost_loads", []):
+            for cpu, (caught, timed_out, wasted_ms) in sorted(
+                    loads.get(l, {}).items()):
+                rows.append(f"<tr><td>{html.escape(cfg)}</td><td>{l}</td>"
+                            f"<td>{cpu}</td><td>{caught}</td><td>{timed_out}"
+                            f"</td><td>{wasted_ms:.1f}</td></tr>")
+    return "<table>" + "\n".join(rows) + "</table>" if len(rows) > 1 else ""
 
 
 def ratio_table(bench):
@@ -155,7 +170,9 @@ def bench_section(arch):
             f"{scatter(bench)}<p>Circle: idle (no latency, cost only in the "
             f"table); square, diamond, triangle: a round trip every 50, 150, "
             f"1000 us. Grey: no driver; red: haltpoll; blue: idle=poll.</p>"
-            f"{cost_table(bench)}<br>{ratio_table(bench)}")
+            f"{cost_table(bench)}<p>Period: the one the paced load achieved "
+            f"(asked: 50, 150, 1000 us).</p>{polls_table(bench)}<br>"
+            f"{ratio_table(bench)}")
 
 
 def main():
