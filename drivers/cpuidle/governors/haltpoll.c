@@ -29,8 +29,9 @@
  *
  * 1. If PM QoS allows no exit latency, poll, keeping the tick.
  * 2. If the last poll ran out its window, halt now: the wakeup is not coming
- *    soon. If the next timer event comes before the window would close,
- *    halt too: a poll would only spin until the timer fires. Otherwise poll
+ *    soon. If the next timer, not counting the tick, expires before the
+ *    window would close, halt too: a poll would only spin until the timer
+ *    fires, and the timer wakes a halted CPU as well. Otherwise poll
  *    for window_ns, keeping the tick (it is not stopped for a period that
  *    short).
  * 3. When halting, stop the tick only if the last idle period lasted at
@@ -232,12 +233,17 @@ static int haltpoll_poll(struct cpuidle_device *dev, u64 window_ns,
 	return 0;
 }
 
-/* Time to the next timer event, the tick included: a poll keeps the tick. */
+/*
+ * Time to the next timer event, leaving the tick out as menu does: a poll
+ * runs through the tick, which wakes no task, so only a timer that does can
+ * end the poll. Counting the tick made a 2.4 ms window halt on 60% of idle
+ * entries at HZ=250 and doubled the round trip of a ping-pong.
+ */
 static u64 haltpoll_next_timer_ns(void)
 {
-	ktime_t tick_ns, sleep_ns = tick_nohz_get_sleep_length(&tick_ns);
+	ktime_t tick_ns;
 
-	return max_t(s64, min(sleep_ns, tick_ns), 0);
+	return max_t(s64, tick_nohz_get_sleep_length(&tick_ns), 0);
 }
 
 /**
