@@ -57,8 +57,8 @@
  * tools/sim replays against synthetic and recorded traces. Linux 6.12 grew
  * the window only when the halt outlasted the window itself, so a window
  * just short of a steady wakeup never caught up with it; on the simulator's
- * suite this governor catches 1.21 times as many wakeups and wastes 0.65
- * times the poll time.
+ * suite this governor catches 1.21 times as many wakeups (timers aside) and
+ * wastes 0.60 times the poll time.
  *
  * Every parameter write is checked against the others before it takes effect
  * (haltpoll_params_invalid()); no value, or combination of values, can ask
