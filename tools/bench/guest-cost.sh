@@ -49,7 +49,7 @@ use() {
 	sleep 1
 }
 
-# run CONFIG LOAD : LOAD once, half of its round trips.
+# run CONFIG LOAD : LOAD once; a paced load, half of its round trips.
 run() {
 	case "$2" in
 	idle) idle "$1" ;;
@@ -59,9 +59,10 @@ run() {
 	esac
 }
 
-# Whatever ran just before shows in a load's cost (an idle guest uses about
-# 1% of a host CPU), so each load runs twice per configuration, the
-# configurations alternating; phases of one name add up.
+# Whatever ran just before shows in a load's cost, so each load runs
+# several times per configuration, the configurations alternating; phases
+# of one name add up. An idle guest uses about 1% of a host CPU, and one
+# 5 s spell differs from the next by up to 30%: the idle load runs 4 times.
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
 sleep 2
 if [ "$mode" = idle-poll ]; then
@@ -70,7 +71,9 @@ else
 	configs="no_driver haltpoll"
 fi
 for load in idle pace50 pace150 pace1000; do
-	for _ in 1 2; do
+	runs=2
+	[ "$load" = idle ] && runs=4
+	for _ in $(seq "$runs"); do
 		for config in $configs; do
 			use "$config"
 			run "$config" "$load"
