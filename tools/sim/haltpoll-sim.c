@@ -95,22 +95,21 @@ static void replay_project(const struct haltpoll_params *p,
 
 	for (i = 0; i < t->n; i++) {
 		u64 idle_ns = t->idle_ns[i];
-
-		/* Only a period that ends on its timer tells when that comes. */
+		/* A trace tells when a timer comes only if it ended the period. */
+		u64 next_timer_ns = t->timer[i] ? idle_ns : UINT64_MAX;
+		bool poll = haltpoll_should_poll(window_ns, false);
 		u64 timer_ns = 0;
 
 		o->periods++;
-		if (haltpoll_should_poll(window_ns, false) &&
-		    !(t->timer[i] && haltpoll_timer_first(window_ns, idle_ns))) {
-			/* A caught wakeup teaches the governor nothing. */
-			if (poll_period(o, window_ns, idle_ns, t->timer[i]))
-				continue;
-		} else {
-			/* As haltpoll_select(): a halt chosen for the timer. */
-			if (haltpoll_should_poll(window_ns, false))
-				timer_ns = idle_ns;
-			o->halts++;
+		/* As haltpoll_select(): halt for a timer due inside the window. */
+		if (poll && haltpoll_timer_first(window_ns, next_timer_ns)) {
+			timer_ns = next_timer_ns;
+			poll = false;
 		}
+		if (!poll)
+			o->halts++;
+		else if (poll_period(o, window_ns, idle_ns, t->timer[i]))
+			continue;	/* a caught wakeup teaches nothing */
 		if (!haltpoll_timer_woke(timer_ns, idle_ns))
 			window_ns = haltpoll_window_next(p, window_ns, idle_ns);
 	}

@@ -4,7 +4,7 @@
  *
  * Everything here is a pure function of its arguments: no per-CPU data, no
  * module parameters, no clock. The governor (haltpoll.c), its KUnit suite
- * and the userspace policy simulator (tools/haltpoll-sim) all compile this
+ * and the userspace policy simulator (tools/sim) all compile this
  * very file, so what is simulated and tested is what runs in the kernel.
  * Only <linux/types.h> is needed; userspace supplies its own.
  */
