@@ -60,16 +60,32 @@ arch_cross_compile() {
 
 # HALTPOLL_VARIANT: empty for the guest kernel, "debug" for its debug
 # build (configs/debug-ARCH.config on top), with its own build and
-# modules directories.
-variant_suffix() { echo "${HALTPOLL_VARIANT:+-$HALTPOLL_VARIANT}"; }
-build_dir() { echo "$HALTPOLL_OUT/build-$1$(variant_suffix)"; }
-modules_dir() { echo "$HALTPOLL_OUT/modules-$1$(variant_suffix)"; }
+# modules directories. "stock" is Linux 6.12's own haltpoll, the baseline
+# of the benchmark: the pristine base with only tools/build/stock/ applied,
+# in a tree of its own under out/stock/, laid out as out/ is (src next to
+# build-ARCH) so that ccache shares what the two trees have in common.
+variant_suffix() {
+	case "${HALTPOLL_VARIANT:-}" in
+	""|stock) ;;
+	*) echo "-$HALTPOLL_VARIANT" ;;
+	esac
+}
+variant_out() {
+	if [ "${HALTPOLL_VARIANT:-}" = stock ]; then
+		echo "$HALTPOLL_OUT/stock"
+	else
+		echo "$HALTPOLL_OUT"
+	fi
+}
+src_dir() { echo "$(variant_out)/src"; }
+build_dir() { echo "$(variant_out)/build-$1$(variant_suffix)"; }
+modules_dir() { echo "$(variant_out)/modules-$1$(variant_suffix)"; }
 
 # variant_check NAME : accept the kernel variants the project builds.
 variant_check() {
 	case "$1" in
-	""|debug) ;;
-	*) die "unknown variant '$1' (debug, or none)" ;;
+	""|debug|stock) ;;
+	*) die "unknown variant '$1' (debug, stock, or none)" ;;
 	esac
 }
 
@@ -85,6 +101,9 @@ kbuild() {
 		# Relative paths in the cache keys: trees elsewhere under out/
 		# with the same layout (SRC next to BUILD_DIR) share the cache.
 		export CCACHE_BASEDIR="$HALTPOLL_OUT" CCACHE_NOHASHDIR=1
+		# The map only strips the tree's own absolute path from
+		# __FILE__; ccache does not rewrite it as it rewrites -I.
+		export CCACHE_IGNOREOPTIONS='-fmacro-prefix-map=*'
 	fi
 	make -C "$src" O="$bdir" ARCH="$(arch_kbuild_arch "$arch")" \
 		CROSS_COMPILE="$cross" CC="$cc" "$@"
@@ -94,8 +113,15 @@ kbuild() {
 # HALTPOLL_VARIANT), concatenated.
 config_fragment() {
 	local configs="$HALTPOLL_ROOT/tools/build/configs"
-	cat "$configs/common.config" "$configs/$1.config"
-	[ -z "${HALTPOLL_VARIANT:-}" ] || cat "$configs/$HALTPOLL_VARIANT-$1.config"
+	case "${HALTPOLL_VARIANT:-}" in
+	"") cat "$configs/common.config" "$configs/$1.config" ;;
+	# The project's KUnit suites do not exist in 6.12.
+	stock) cat "$configs/common.config" "$configs/$1.config" |
+		grep -v -e '^CONFIG_HALTPOLL_GOVERNOR_KUNIT_TEST=' \
+			-e '^CONFIG_COND_WAIT_KUNIT_TEST=' ;;
+	*) cat "$configs/common.config" "$configs/$1.config" \
+	       "$configs/$HALTPOLL_VARIANT-$1.config" ;;
+	esac
 }
 
 # checkpatch_findings LEVELS CHECKPATCH-ARGS... : checkpatch --strict
