@@ -42,11 +42,17 @@ COST_LOADS = ["idle", "pace50", "pace150", "pace1000"]
 
 
 def phase_costs(samples_path):
-    """Host CPU seconds per second of each phase, from the sampler's lines
-    "TIME CPU_NS @@PHASE_config_load@@": an interval counts for a phase
-    only when both its ends lie in it, so phase edges do not smear. The
-    CPU time sums the live threads' run times, so an interval in which a
-    thread exited (its time leaves the sum) is dropped."""
+    """Host CPU seconds per second of each phase (see phase_busy())."""
+    busy, wall = phase_busy(samples_path)
+    return {p: busy[p] / wall[p] for p in busy if wall[p] > 0}
+
+
+def phase_busy(samples_path):
+    """Host CPU seconds and wall seconds of each phase, from the sampler's
+    lines "TIME CPU_NS @@PHASE_config_load@@": an interval counts for a
+    phase only when both its ends lie in it, so phase edges do not smear.
+    The CPU time sums the live threads' run times, so an interval in which
+    a thread exited (its time leaves the sum) is dropped."""
     busy, wall, prev = {}, {}, None
     with open(samples_path) as f:
         for line in f:
@@ -59,7 +65,7 @@ def phase_costs(samples_path):
                 busy[phase] = busy.get(phase, 0) + (cpu_ns - prev[1]) / 1e9
                 wall[phase] = wall.get(phase, 0) + t - prev[0]
             prev = (t, cpu_ns, phase)
-    return {p: busy[p] / wall[p] for p in busy if wall[p] > 0}
+    return busy, wall
 
 
 def parse_guest_line(words, table, hpstat):
@@ -72,7 +78,7 @@ def parse_guest_line(words, table, hpstat):
         runs.append(float(words[3]))
         # Each run of a load has the same number of round trips.
         cell[words[0].lower()] = statistics.mean(runs)
-    elif len(words) == 9 and words[0] == "HPSTAT":
+    elif len(words) >= 9 and words[0] == "HPSTAT":
         config, load, when, cpu = words[1:5]
         counters = [int(w) for w in words[6:9]]
         entry = hpstat.setdefault((config, load, cpu), {"sum": [0, 0, 0]})

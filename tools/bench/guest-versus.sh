@@ -1,0 +1,97 @@
+# Guest side of the project-against-stock benchmark (tools/bench/bench):
+# loads cpuidle-haltpoll with force=1, whichever kernel this is, and runs
+# every load between "@@PHASE kernel load@@" console markers, which the
+# host reads while it samples the CPU time QEMU uses. Around each load it
+# prints the cpuidle counters both kernels have:
+#   IDLE kernel load begin|end cpu poll_usage poll_time_us halt_usage halt_time_us
+# and after it
+#   OPS kernel load N         round trips or timer wakeups in the load
+#   LATENCY kernel load us    mean round trip, or cyclictest's mean latency
+#   PERIOD kernel load us     period a paced load achieved
+# Arguments: KERNEL (project or stock); PARAMS, "-" or the governor's
+# parameters to write after loading ("guest_halt_poll_ns=2400000 ...");
+# then LOADS (default: all of them), each one of unpaced, paceN (one round
+# trip every N us), cyclicN (a timer every N us) or idle.
+kernel=$1
+params=$2
+shift 2
+loads=${*:-"unpaced pace50 pace100 pace300 pace1000 cyclic100 cyclic200 cyclic500 idle"}
+dmesg -n 1
+
+phase() {
+	echo "@@PHASE $1@@"
+}
+
+# counters LOAD WHEN : the cpuidle counters of every CPU.
+counters() {
+	for d in /sys/devices/system/cpu/cpu[0-9]*/cpuidle; do
+		cpu=${d%/cpuidle}
+		cpu=${cpu##*/cpu}
+		echo "IDLE $kernel $1 $2 $cpu $(cat "$d/state0/usage" "$d/state0/time" \
+			"$d/state1/usage" "$d/state1/time" | tr '\n' ' ')"
+	done
+}
+
+# hpstat LOAD WHEN : the project governor's own counters, where it has them.
+stats=/sys/kernel/debug/haltpoll/stats
+hpstat() {
+	[ -r $stats ] || return 0
+	sed -n "2,\$s/^/HPSTAT $kernel $1 $2 /p" $stats
+}
+
+# pipe LOAD LOOPS [PACE_US] : pinned ping-pong, paced when PACE_US is given.
+pipe() {
+	pipe-bench -l "$2" ${3:+-p "$3"} |
+		sed -n -e "s/^usecs\/op: /LATENCY $kernel $1 /p" \
+			-e "s/^period_us: /PERIOD $kernel $1 /p"
+	echo "OPS $kernel $1 $2"
+}
+
+# cyclic LOAD INTERVAL_US LOOPS : timer wakeups of a thread pinned to CPU 1.
+# --laptop: no /dev/cpu_dma_latency request, which would make every
+# governor poll and hide the one under test.
+cyclic() {
+	cyclictest --laptop -q -m -t1 -a1 -p90 -i "$2" -l "$3" 2>/dev/null |
+		sed -n "s/.* Avg: *\([0-9]*\).*/LATENCY $kernel $1 \1/p"
+	echo "OPS $kernel $1 $3"
+}
+
+# run LOAD : one load, sized to last about two seconds under TCG.
+run() {
+	case "$1" in
+	unpaced) pipe "$1" 40000 ;;
+	pace50) pipe "$1" 10000 50 ;;
+	pace100) pipe "$1" 10000 100 ;;
+	pace300) pipe "$1" 6000 300 ;;
+	pace1000) pipe "$1" 2000 1000 ;;
+	cyclic100) cyclic "$1" 100 20000 ;;
+	cyclic200) cyclic "$1" 200 10000 ;;
+	cyclic500) cyclic "$1" 500 4000 ;;
+	idle) sleep 8 ;;
+	*) echo "unknown load $1" >&2; exit 2 ;;
+	esac
+}
+
+# cyclictest keeps its statistics in POSIX shared memory.
+mkdir -p /dev/shm && mount -t tmpfs shm /dev/shm
+modprobe cpuidle-haltpoll force=1 || exit 1
+if [ "$params" != - ]; then
+	for p in $params; do
+		echo "${p#*=}" > "/sys/module/haltpoll/parameters/${p%%=*}" || exit 1
+	done
+fi
+echo "DRIVER $kernel $(cat /sys/devices/system/cpu/cpuidle/current_driver)" \
+	"$(cat /sys/devices/system/cpu/cpuidle/current_governor)"
+# A warm-up run: first-touch page faults and cache misses are not idle cost.
+pipe-bench -l 500 > /dev/null
+sleep 1
+for load in $loads; do
+	counters "$load" begin
+	hpstat "$load" begin
+	phase "$kernel $load"
+	run "$load"
+	phase none
+	hpstat "$load" end
+	counters "$load" end
+	sleep 0.5
+done

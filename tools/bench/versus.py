@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The project against Linux 6.12's haltpoll (the stock build), from the
+boots of tools/bench/bench: per load, the median over the rounds of each
+kernel's latency, poll time and halts per operation (from the cpuidle
+counters both kernels have) and host CPU per operation (from the host
+sampler), the ratios project / stock against the targets, and a JSON
+record of where and how it was measured."""
+
+import argparse
+import json
+import statistics
+import sys
+
+from report import phase_busy
+
+PIPE_LOADS = ["unpaced", "pace50", "pace100", "pace300", "pace1000"]
+PACED_LOADS = PIPE_LOADS[1:]
+CYCLIC_LOADS = ["cyclic100", "cyclic200", "cyclic500"]
+KERNELS = ["project", "stock"]
+
+# (label, loads, metric, bound): the ratio project / stock of the metric
+# must not exceed the bound on any of the loads.
+TARGETS = [
+    ("latency", PIPE_LOADS, "latency_us", 1.05),
+    ("poll time per round trip", PIPE_LOADS, "poll_us_per_op", 1.0),
+    ("cyclictest mean latency", CYCLIC_LOADS, "latency_us", 1.05),
+    ("idle host cost", ["idle"], "host_cpu", 1.05),
+]
+SUMMED_POLL_BOUND = 0.6
+
+
+def parse_guest(path):
+    """{load: metrics} of one boot from its IDLE/OPS/LATENCY/PERIOD lines."""
+    loads, begin = {}, {}
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 4 and w[0] in ("OPS", "LATENCY", "PERIOD"):
+                key = {"OPS": "ops", "LATENCY": "latency_us",
+                       "PERIOD": "period_us"}[w[0]]
+                loads.setdefault(w[2], {})[key] = float(w[3])
+            elif len(w) == 9 and w[0] == "IDLE":
+                load, when, cpu = w[2], w[3], w[4]
+                c = [int(x) for x in w[5:9]]
+                if when == "begin":
+                    begin[(load, cpu)] = c
+                    continue
+                d = [e - b for e, b in zip(c, begin.pop((load, cpu)))]
+                m = loads.setdefault(load, {})
+                m["poll_us"] = m.get("poll_us", 0) + d[1]
+                m["polls"] = m.get("polls", 0) + d[0]
+                m["halts"] = m.get("halts", 0) + d[2]
+    return loads
+
+
+def boot_metrics(out_path, samples_path):
+    """Everything measured in one boot, per load."""
+    loads = parse_guest(out_path)
+    busy, wall = phase_busy(samples_path)
+    for phase, cpu_s in busy.items():
+        load = phase.rsplit("_", 1)[1]
+        if load in loads and wall[phase] > 0:
+            loads[load]["host_cpu_s"] = cpu_s
+            loads[load]["host_cpu"] = cpu_s / wall[phase]
+    for m in loads.values():
+        ops = m.get("ops")
+        if not ops:
+            continue
+        m["poll_us_per_op"] = m.get("poll_us", 0) / ops
+        m["halts_per_op"] = m.get("halts", 0) / ops
+        if "host_cpu_s" in m:
+            m["host_cpu_us_per_op"] = m["host_cpu_s"] * 1e6 / ops
+    return loads
+
+
+def medians(boots):
+    """{load: {metric: median over boots}}, and the runs behind each."""
+    runs = {}
+    for loads in boots:
+        for load, m in loads.items():
+            for metric, value in m.items():
+                runs.setdefault(load, {}).setdefault(metric, []).append(value)
+    return ({load: {k: statistics.median(v) for k, v in m.items()}
+             for load, m in runs.items()}, runs)
+
+
+def ratio(table, load, metric):
+    try:
+        return table["project"][load][metric] / table["stock"][load][metric]
+    except (KeyError, ZeroDivisionError):
+        return None
+
+
+def print_table(table, loads, columns):
+    head = "".join(f"{name:>26s}" for name, _, _ in columns)
+    print(f"  {'load':10s}{head}")
+    for load in loads:
+        cells = []
+        for _, metric, fmt in columns:
+            vals = [table[k].get(load, {}).get(metric) for k in KERNELS]
+            if None in vals:
+                cells.append(f"{'-':>26s}")
+                continue
+            r = ratio(table, load, metric)
+            rs = f"{r:5.2f}" if r is not None else "  -  "
+            cells.append(f"{fmt.format(vals[0]):>9s} /{fmt.format(vals[1]):>8s} {rs:>6s}")
+        print(f"  {load:10s}" + "".join(cells))
+
+
+def check_targets(table):
+    results = []
+    for label, loads, metric, bound in TARGETS:
+        for load in loads:
+            r = ratio(table, load, metric)
+            results.append({"target": f"{load} {label}", "value": r,
+                            "target_max": bound,
+                            "met": r is not None and r <= bound})
+    sums = [sum(table[k].get(load, {}).get("poll_us", 0) for load in PACED_LOADS)
+            for k in KERNELS]
+    r = sums[0] / sums[1] if sums[1] else None
+    results.append({"target": "poll time summed over the paced loads",
+                    "value": r, "target_max": SUMMED_POLL_BOUND,
+                    "met": r is not None and r <= SUMMED_POLL_BOUND})
+    return results
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--json", required=True,
+                    help="JSON record to add this comparison to, under --key")
+    ap.add_argument("--key", default="versus_stock")
+    ap.add_argument("--meta", required=True,
+                    help="JSON file of what the host script knows of the run")
+    ap.add_argument("--title", default="default parameters")
+    ap.add_argument("boots", nargs="+",
+                    help="KERNEL:GUEST_OUTPUT:SAMPLES for every boot")
+    args = ap.parse_args()
+
+    boots = {k: [] for k in KERNELS}
+    for spec in args.boots:
+        kernel, out_path, samples_path = spec.split(":")
+        boots[kernel].append(boot_metrics(out_path, samples_path))
+    table, runs = {}, {}
+    for k in KERNELS:
+        table[k], runs[k] = medians(boots[k])
+
+    rounds = len(boots["project"])
+    print(f"\nproject / stock 6.12 haltpoll ({args.title}), medians of {rounds}"
+          " interleaved boots each;\neach cell: project / stock, ratio")
+    print_table(table, PIPE_LOADS + CYCLIC_LOADS, [
+        ("latency us", "latency_us", "{:.1f}"),
+        ("poll us per op", "poll_us_per_op", "{:.1f}"),
+        ("halts per op", "halts_per_op", "{:.3f}"),
+        ("host CPU us per op", "host_cpu_us_per_op", "{:.0f}"),
+    ])
+    print_table(table, PACED_LOADS, [("period us", "period_us", "{:.0f}")])
+    print_table(table, ["idle"], [("host CPU s/s", "host_cpu", "{:.4f}"),
+                                  ("halts", "halts", "{:.0f}")])
+    results = check_targets(table)
+    print("  targets (project / stock):")
+    for t in results:
+        v = f"{t['value']:.3f}" if t["value"] is not None else "missing"
+        print(f"    {t['target']:48s} {v:>7s}  <= {t['target_max']:<5} "
+              f"{'met' if t['met'] else 'not met'}")
+    with open(args.meta) as f:
+        meta = json.load(f)
+    record = {"title": args.title, "meta": meta, "rounds": rounds,
+              "median": table, "runs": runs, "targets": results,
+              "targets_met": all(t["met"] for t in results)}
+    try:
+        with open(args.json) as f:
+            whole = json.load(f)
+    except (OSError, ValueError):
+        whole = {}
+    whole[args.key] = record
+    with open(args.json, "w") as f:
+        json.dump(whole, f, indent=2)
+    print(f"  written to {args.json} ({args.key})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
