@@ -5,7 +5,9 @@
  *
  * Reads /sys/kernel/debug/haltpoll/stats (mounting debugfs if needed) and
  * prints, per CPU, the poll window, the polls that caught a wakeup and
- * those that ran out, the share caught, and the poll time wasted.
+ * those that ran out, the share caught, the poll time wasted, and the
+ * halts that woke early to poll for a timer, the early wakeups that came
+ * too late, and the lead they currently take.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,7 +30,7 @@ static FILE *open_stats(void)
 
 int main(void)
 {
-	uint64_t window_ns, caught, timed_out, wasted_ns;
+	uint64_t window_ns, caught, timed_out, wasted_ns, early_wakes, misses, lead_ns;
 	unsigned int cpu;
 	char header[256];
 	FILE *f = open_stats();
@@ -42,15 +44,20 @@ int main(void)
 		fprintf(stderr, "haltpoll-stat: %s is empty\n", STATS);
 		return 1;
 	}
-	printf("%-4s %10s %12s %12s %8s %12s\n", "cpu", "window_us",
-	       "caught", "timed_out", "caught%", "wasted_ms");
-	while (fscanf(f, "%u %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
-		      &cpu, &window_ns, &caught, &timed_out, &wasted_ns) == 5) {
+	printf("%-4s %10s %12s %12s %8s %12s %12s %8s %8s\n", "cpu",
+	       "window_us", "caught", "timed_out", "caught%", "wasted_ms",
+	       "early_wakes", "misses", "lead_us");
+	while (fscanf(f, "%u %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+		      " %" SCNu64 " %" SCNu64 " %" SCNu64,
+		      &cpu, &window_ns, &caught, &timed_out, &wasted_ns,
+		      &early_wakes, &misses, &lead_ns) == 8) {
 		uint64_t polls = caught + timed_out;
 
-		printf("%-4u %10.1f %12" PRIu64 " %12" PRIu64 " %8.1f %12.3f\n",
+		printf("%-4u %10.1f %12" PRIu64 " %12" PRIu64 " %8.1f %12.3f %12"
+		       PRIu64 " %8" PRIu64 " %8.1f\n",
 		       cpu, window_ns / 1e3, caught, timed_out,
-		       polls ? 100.0 * caught / polls : 0.0, wasted_ns / 1e6);
+		       polls ? 100.0 * caught / polls : 0.0, wasted_ns / 1e6,
+		       early_wakes, misses, lead_ns / 1e3);
 	}
 	fclose(f);
 	return 0;

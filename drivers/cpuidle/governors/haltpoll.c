@@ -30,9 +30,14 @@
  * 1. If PM QoS allows no exit latency, poll, keeping the tick.
  * 2. If the last poll ran out its window, halt now: the wakeup is not coming
  *    soon. If the next timer, not counting the tick, expires before the
- *    window would close, halt too: a poll would only spin until the timer
- *    fires, and the timer wakes a halted CPU as well. Otherwise poll
- *    for window_ns, keeping the tick (it is not stopped for a period that
+ *    window would close, a poll would spin until the timer fires: halt
+ *    instead, but set an hrtimer to wake the CPU a lead time before that
+ *    timer, so that the timer finds the CPU polling. A halted vCPU takes
+ *    its timer interrupt late (the host must wake it); the lead is twice
+ *    the average lateness of these early wakeups, measured per CPU, so the
+ *    CPU gets polling's timer latency for a poll of about the lead. A
+ *    timer due within the lead is polled for at once. Otherwise poll for
+ *    window_ns, keeping the tick (it is not stopped for a period that
  *    short).
  * 3. When halting, stop the tick only if the last idle period lasted at
  *    least half a tick; restarting it around every short halt costs more
@@ -51,8 +56,8 @@
  *    guest_halt_poll_grow_start.
  *
  * A poll that caught its wakeup leaves the window as it is, and so does a
- * halt chosen in step 2 for a timer that then ended it: a timer says
- * nothing of the wakeups a window is for. The arithmetic of
+ * halt chosen in step 2 that its early wakeup ended: a timer says nothing
+ * of the wakeups a window is for. The arithmetic of
  * steps 2 to 5 lives in haltpoll_window.h as pure functions, which
  * tools/sim replays against synthetic and recorded traces. Linux 6.12 grew
  * the window only when the halt outlasted the window itself, so a window
@@ -67,6 +72,7 @@
 
 #include <linux/cpuidle.h>
 #include <linux/debugfs.h>
+#include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
@@ -87,7 +93,11 @@
  *	device was enabled
  * @polls_timed_out: polls that ran out their window
  * @wasted_ns: time spent in polls that ran out their window
- * @timer_halt_ns: the timer a halt was chosen for, until that halt ends
+ * @timer_halt_ns: when the halt chosen for a timer is to end, until it
+ *	ends: the early wakeup haltpoll_halt_for_timer() set, 0 for none
+ * @early_wakes: halts that ended on their early wakeup
+ * @lead_misses: early wakeups that came with the timer's own wakeup
+ * @reflect_due: a state was selected and its outcome not yet reflected
  *
  * Written only by the CPU itself; the statistics are read locklessly by
  * debugfs, a snapshot good enough for an operator.
@@ -100,9 +110,28 @@ struct haltpoll_cpu {
 	u64 polls_timed_out;
 	u64 wasted_ns;
 	u64 timer_halt_ns;
+	u64 early_wakes;
+	u64 lead_misses;
+	bool reflect_due;
 };
 
 static DEFINE_PER_CPU(struct haltpoll_cpu, haltpoll_cpus);
+
+/**
+ * struct haltpoll_wake - per-CPU early wakeup before a timer
+ * @timer: ends a halt lead_ns before the timer it was chosen for
+ * @lateness: how late @timer's interrupts came (haltpoll-timer-lead)
+ *
+ * Apart from struct haltpoll_cpu, which is cleared when a CPU's cpuidle
+ * device is enabled: a queued hrtimer must not be cleared, and the
+ * lateness is the host's, not the device's.
+ */
+struct haltpoll_wake {
+	struct hrtimer timer;
+	struct haltpoll_lateness lateness;
+};
+
+static DEFINE_PER_CPU(struct haltpoll_wake, haltpoll_wakes);
 
 static struct haltpoll_params haltpoll_params __read_mostly = {
 	.max_ns		= 200000,
@@ -258,6 +287,81 @@ static u64 haltpoll_next_timer_ns(u64 window_ns)
 	return max_t(s64, tick_nohz_get_sleep_length(&tick_ns), 0);
 }
 
+/*
+ * Halt for a timer due inside the window, and wake lead_ns before it to
+ * poll for it: the timer's interrupt then finds the CPU polling, as if it
+ * had polled all along, and the CPU polls for about the lead only. A timer
+ * due within the lead, such as the one an early wakeup was for, is polled
+ * for at once, no longer than the lead past it.
+ */
+static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
+				   struct haltpoll_cpu *hc, u64 window_ns,
+				   u64 timer_ns, bool *stop_tick)
+{
+	struct haltpoll_wake *w = this_cpu_ptr(&haltpoll_wakes);
+	u64 lead_ns = haltpoll_lead_in_use(haltpoll_lead_ns(&w->lateness),
+					   window_ns);
+
+	if (timer_ns <= lead_ns)
+		return haltpoll_poll(dev, min(window_ns, timer_ns + lead_ns),
+				     stop_tick);
+	hc->timer_halt_ns = timer_ns - lead_ns;
+	hrtimer_start(&w->timer, ns_to_ktime(hc->timer_halt_ns),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	return haltpoll_halt(hc, stop_tick);
+}
+
+/* The idle loop runs again after any interrupt: only the lateness matters. */
+static enum hrtimer_restart haltpoll_wake_fn(struct hrtimer *timer)
+{
+	struct haltpoll_wake *w = container_of(timer, struct haltpoll_wake, timer);
+	ktime_t late = ktime_sub(hrtimer_cb_get_time(timer),
+				 hrtimer_get_expires(timer));
+
+	/* Later than any window: the host did not run the vCPU for a while. */
+	haltpoll_lateness_add(&w->lateness, ktime_to_ns(late),
+			      READ_ONCE(haltpoll_params.max_ns));
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * End the per-period state of a halt chosen for a timer.
+ * Return: true if the halt ended on its early wakeup.
+ */
+static bool haltpoll_end_timer_halt(struct haltpoll_cpu *hc)
+{
+	if (!hc->timer_halt_ns)
+		return false;
+	hc->timer_halt_ns = 0;
+	/* Not queued any more, and it cannot be running: it fired. */
+	return hrtimer_try_to_cancel(&this_cpu_ptr(&haltpoll_wakes)->timer) == 0;
+}
+
+/*
+ * A halt that ended on its early wakeup. If the timer's own wakeup came
+ * with it, the lead was too short: count it, the lateness measured by
+ * haltpoll_wake_fn() raises the lead.
+ */
+static void haltpoll_early_woke(struct haltpoll_cpu *hc)
+{
+	WRITE_ONCE(hc->early_wakes, hc->early_wakes + 1);
+	if (need_resched())
+		WRITE_ONCE(hc->lead_misses, hc->lead_misses + 1);
+}
+
+/*
+ * cpuidle does not reflect a state it could not enter (need_resched() set
+ * on the way in, -EBUSY): forget what the previous selection left for its
+ * reflection, or it would shape an unrelated idle period.
+ */
+static void haltpoll_forget_unreflected(struct haltpoll_cpu *hc)
+{
+	if (!hc->reflect_due)
+		return;
+	hc->poll_ns = 0;
+	haltpoll_end_timer_halt(hc);
+}
+
 /**
  * haltpoll_select - selects the next idle state to enter
  * @drv: cpuidle driver containing state data
@@ -271,22 +375,22 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	/* A lowered guest_halt_poll_ns applies at once, not at the next halt. */
 	u64 window_ns = min_t(u64, hc->window_ns,
 			      READ_ONCE(haltpoll_params.max_ns));
-	/* poll_ns is set only between a poll that timed out and its halt. */
-	bool poll_timed_out = hc->poll_ns != 0;
+	u64 timer_ns;
 
+	haltpoll_forget_unreflected(hc);
+	hc->reflect_due = true;
 	if (dev->states_usage[1].disable ||
 	    cpuidle_governor_latency_req(dev->cpu) == 0)
 		return haltpoll_poll(dev, window_ns, stop_tick);
-	if (dev->states_usage[0].disable)
+	/* poll_ns is set only between a poll that timed out and its halt. */
+	if (dev->states_usage[0].disable ||
+	    !haltpoll_should_poll(window_ns, hc->poll_ns != 0))
 		return haltpoll_halt(hc, stop_tick);
-	if (haltpoll_should_poll(window_ns, poll_timed_out)) {
-		u64 timer_ns = haltpoll_next_timer_ns(window_ns);
-
-		if (!haltpoll_timer_first(window_ns, timer_ns))
-			return haltpoll_poll(dev, window_ns, stop_tick);
-		hc->timer_halt_ns = timer_ns;
-	}
-	return haltpoll_halt(hc, stop_tick);
+	timer_ns = haltpoll_next_timer_ns(window_ns);
+	if (haltpoll_timer_first(window_ns, timer_ns))
+		return haltpoll_halt_for_timer(dev, hc, window_ns, timer_ns,
+					       stop_tick);
+	return haltpoll_poll(dev, window_ns, stop_tick);
 }
 
 static void haltpoll_adapt_window(struct haltpoll_cpu *hc, u64 idle_ns)
@@ -311,8 +415,8 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 {
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
 	u64 residency_ns = dev->last_residency_ns;
-	u64 timer_ns;
 
+	hc->reflect_due = false;
 	if (index == 0 && dev->poll_time_limit) {
 		/* The halt that follows continues this idle period. */
 		hc->poll_ns = residency_ns;
@@ -325,9 +429,12 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 
 	hc->last_idle_ns = hc->poll_ns + residency_ns;
 	hc->poll_ns = 0;
-	timer_ns = hc->timer_halt_ns;
-	hc->timer_halt_ns = 0;
-	if (index != 0 && !haltpoll_timer_woke(timer_ns, hc->last_idle_ns))
+	if (haltpoll_end_timer_halt(hc)) {
+		/* A timer says nothing of the wakeups a window is for. */
+		haltpoll_early_woke(hc);
+		return;
+	}
+	if (index != 0)
 		haltpoll_adapt_window(hc, hc->last_idle_ns);
 }
 
@@ -341,6 +448,7 @@ static int haltpoll_enable_device(struct cpuidle_driver *drv,
 {
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
 
+	hrtimer_cancel(&per_cpu_ptr(&haltpoll_wakes, dev->cpu)->timer);
 	*hc = (struct haltpoll_cpu){ };
 	return 0;
 }
@@ -365,14 +473,16 @@ static int haltpoll_stats_show(struct seq_file *m, void *unused)
 {
 	unsigned int cpu;
 
-	seq_puts(m, "cpu window_ns polls_caught polls_timed_out wasted_ns\n");
+	seq_puts(m, "cpu window_ns polls_caught polls_timed_out wasted_ns early_wakes lead_misses lead_ns\n");
 	for_each_online_cpu(cpu) {
 		struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, cpu);
 
-		seq_printf(m, "%u %llu %llu %llu %llu\n", cpu,
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu\n", cpu,
 			   READ_ONCE(hc->window_ns), READ_ONCE(hc->polls_caught),
 			   READ_ONCE(hc->polls_timed_out),
-			   READ_ONCE(hc->wasted_ns));
+			   READ_ONCE(hc->wasted_ns), READ_ONCE(hc->early_wakes),
+			   READ_ONCE(hc->lead_misses),
+			   haltpoll_lead_ns(&per_cpu_ptr(&haltpoll_wakes, cpu)->lateness));
 	}
 	return 0;
 }
@@ -384,6 +494,14 @@ DEFINE_SHOW_ATTRIBUTE(haltpoll_stats);
  */
 static int __init init_haltpoll(void)
 {
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct hrtimer *t = &per_cpu_ptr(&haltpoll_wakes, cpu)->timer;
+
+		hrtimer_init(t, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		t->function = haltpoll_wake_fn;
+	}
 	debugfs_create_file("stats", 0444, debugfs_create_dir("haltpoll", NULL),
 			    NULL, &haltpoll_stats_fops);
 	return cpuidle_register_governor(&haltpoll_governor);

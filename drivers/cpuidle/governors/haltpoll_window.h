@@ -174,19 +174,91 @@ static inline bool haltpoll_timer_first(u64 window_ns, u64 next_timer_ns)
 	return next_timer_ns < window_ns;
 }
 
-/**
- * haltpoll_timer_woke - whether a halt chosen for a timer ended on it
- * @timer_ns: the timer haltpoll_timer_first() predicted, 0 if none
- * @idle_ns: length of the idle period
- *
- * Such a period says nothing of the wakeups a window is for, so it must
- * not shape the window. The idle period is measured from a little after
- * the prediction, so a period that ended in the last eighth of the time to
- * the timer counts as ended on it.
+/*
+ * Bounds of the lead: below the minimum, the poll after an early wakeup
+ * would be too short to be worth the extra interrupt, so the CPU polls
+ * through the timer instead.
  */
-static inline bool haltpoll_timer_woke(u64 timer_ns, u64 idle_ns)
+#define HALTPOLL_LEAD_MIN_NS	2000ULL
+
+/**
+ * DOC: haltpoll-timer-lead
+ *
+ * To get polling's timer latency at a fraction of its cost, the governor
+ * halts until lead_ns before a timer due inside the window, then polls for
+ * the rest. The early wakeup's own interrupt comes late: on KVM the host
+ * must notice the expiry, wake the vCPU's thread and enter the guest; an
+ * emulator may add its own timer slack. If it comes later than the timer
+ * it was to precede, one interrupt runs both, and the CPU never polled for
+ * the timer. So the lead is the early wakeups' lateness, measured when
+ * they fire: its average plus twice its average deviation, as TCP sets its
+ * retransmit timeout from round trip times. The CPU then polls for about
+ * the deviation, plus however late the timer's interrupt comes to a
+ * polling CPU.
+ *
+ * The lead in use is at most half the window (haltpoll_lead_in_use()):
+ * timers due later than that keep being halted for, so lateness samples
+ * keep coming even after a few very late ones raised the lead.
+ */
+
+/**
+ * struct haltpoll_lateness - running lateness of a CPU's early wakeups
+ * @avg_ns: average lateness
+ * @dev_ns: average absolute deviation from @avg_ns
+ */
+struct haltpoll_lateness {
+	u64 avg_ns;
+	u64 dev_ns;
+};
+
+static inline u64 haltpoll_abs_diff_u64(u64 a, u64 b)
 {
-	return timer_ns && idle_ns + timer_ns / 8 >= timer_ns;
+	return a > b ? a - b : b - a;
+}
+
+/**
+ * haltpoll_lateness_add - fold one early wakeup's lateness into @l
+ * @l: running lateness
+ * @late_ns: how late the wakeup's interrupt came, in ns (negative: early)
+ * @max_ns: largest sample taken as is: a vCPU the host did not run for a
+ *	while says nothing of its usual wakeup latency
+ *
+ * Averages with weight 1/8 for the average and 1/4 for the deviation, as
+ * TCP's round trip estimator does.
+ */
+static inline void haltpoll_lateness_add(struct haltpoll_lateness *l,
+					 s64 late_ns, u64 max_ns)
+{
+	u64 sample_ns = late_ns < 0 ? 0 : haltpoll_min_u64(late_ns, max_ns);
+	u64 diff_ns = haltpoll_abs_diff_u64(sample_ns, l->avg_ns);
+
+	l->dev_ns = l->dev_ns - l->dev_ns / 4 + diff_ns / 4;
+	l->avg_ns = l->avg_ns - l->avg_ns / 8 + sample_ns / 8;
+}
+
+/**
+ * haltpoll_lead_ns - how long before a timer to wake a halted CPU
+ * @l: running lateness of the CPU's early wakeups
+ *
+ * Return: the lead, at least HALTPOLL_LEAD_MIN_NS.
+ */
+static inline u64 haltpoll_lead_ns(const struct haltpoll_lateness *l)
+{
+	u64 lead_ns = l->avg_ns + 2 * l->dev_ns;
+
+	return lead_ns < HALTPOLL_LEAD_MIN_NS ? HALTPOLL_LEAD_MIN_NS : lead_ns;
+}
+
+/**
+ * haltpoll_lead_in_use - the lead to take with a given window
+ * @lead_ns: the lead the lateness asks for
+ * @window_ns: the window in force
+ *
+ * Return: @lead_ns, at most half of @window_ns.
+ */
+static inline u64 haltpoll_lead_in_use(u64 lead_ns, u64 window_ns)
+{
+	return haltpoll_min_u64(lead_ns, window_ns / 2);
 }
 
 /**

@@ -207,32 +207,104 @@ struct timer_case {
 	const char *name;
 	u64 window_ns;
 	u64 timer_ns;
-	u64 idle_ns;
 	bool timer_first;
-	bool timer_woke;
 };
 
 static const struct timer_case timer_cases[] = {
-	{ "timer inside the window halts", 200 * US, 50 * US, 52 * US, true, true },
-	{ "timer past the window polls", 100 * US, 4 * MS, 0, false, false },
-	{ "timer at the window's end polls", 100 * US, 100 * US, 0, false, false },
-	{ "timer already due halts", 100 * US, 0, 0, true, false },
-	{ "halt ended a little before its timer", 200 * US, 80 * US, 71 * US, true, true },
-	{ "halt ended well before its timer", 200 * US, 80 * US, 30 * US, true, false },
-	{ "no window, no timer halt", 0, 50 * US, 60 * US, false, true },
+	{ "timer inside the window", 200 * US, 50 * US, true },
+	{ "timer past the window", 100 * US, 4 * MS, false },
+	{ "timer at the window's end", 100 * US, 100 * US, false },
+	{ "timer already due", 100 * US, 0, true },
 };
 
-/* Halts chosen for a timer, and whether the period then ended on it. */
-static void haltpoll_timer_test(struct kunit *test)
+/* Which timers end the window's poll early. */
+static void haltpoll_timer_first_test(struct kunit *test)
 {
 	const struct timer_case *c;
 
-	for (c = timer_cases; c < timer_cases + ARRAY_SIZE(timer_cases); c++) {
+	for (c = timer_cases; c < timer_cases + ARRAY_SIZE(timer_cases); c++)
 		KUNIT_EXPECT_EQ_MSG(test, haltpoll_timer_first(c->window_ns, c->timer_ns),
 				    c->timer_first, "case: %s", c->name);
-		KUNIT_EXPECT_EQ_MSG(test, haltpoll_timer_woke(c->timer_ns, c->idle_ns),
-				    c->timer_woke, "case: %s", c->name);
+}
+
+struct lead_case {
+	const char *name;
+	s64 late_ns[2];		/* fed in turn, alternating */
+	int samples;
+	u64 max_ns;
+	u64 lead_min_ns;	/* the lead after the samples, within */
+	u64 lead_max_ns;
+};
+
+static const struct lead_case lead_cases[] = {
+	{ "no sample: the minimum", { 0, 0 }, 0, 200 * US,
+	  HALTPOLL_LEAD_MIN_NS, HALTPOLL_LEAD_MIN_NS },
+	{ "steady 10 us: about 10 us", { 10 * US, 10 * US }, 200, 200 * US,
+	  10 * US - 100, 10 * US + 100 },
+	{ "5 and 15 us: the spread doubles the lead", { 5 * US, 15 * US }, 200,
+	  200 * US, 17 * US, 23 * US },
+	{ "early wakeups count as on time", { -5 * US, -5 * US }, 200, 200 * US,
+	  HALTPOLL_LEAD_MIN_NS, HALTPOLL_LEAD_MIN_NS },
+	{ "1 s descheduled counts as max_ns", { 1000 * MS, 1000 * MS }, 1, 200 * US,
+	  200 * US / 8 + 2 * (200 * US / 4) - 1, 200 * US / 8 + 2 * (200 * US / 4) },
+};
+
+/* The lead an early wakeup takes, from the lateness of those before it. */
+static void haltpoll_lead_test(struct kunit *test)
+{
+	const struct lead_case *c;
+
+	for (c = lead_cases; c < lead_cases + ARRAY_SIZE(lead_cases); c++) {
+		struct haltpoll_lateness l = { };
+		int i;
+
+		for (i = 0; i < c->samples; i++)
+			haltpoll_lateness_add(&l, c->late_ns[i % 2], c->max_ns);
+		KUNIT_EXPECT_GE_MSG(test, haltpoll_lead_ns(&l), c->lead_min_ns,
+				    "case: %s", c->name);
+		KUNIT_EXPECT_LE_MSG(test, haltpoll_lead_ns(&l), c->lead_max_ns,
+				    "case: %s", c->name);
 	}
+}
+
+/* A wakeup later than the lead expected must raise it, an earlier one lower it. */
+static void haltpoll_lead_follows_lateness_test(struct kunit *test)
+{
+	struct haltpoll_lateness l = { };
+	u64 before_ns;
+	int i;
+
+	for (i = 0; i < 100; i++)
+		haltpoll_lateness_add(&l, 20 * US, 200 * US);
+	before_ns = haltpoll_lead_ns(&l);
+	haltpoll_lateness_add(&l, 80 * US, 200 * US);
+	KUNIT_EXPECT_GT(test, haltpoll_lead_ns(&l), before_ns);
+	for (i = 0; i < 100; i++)
+		haltpoll_lateness_add(&l, 5 * US, 200 * US);
+	KUNIT_EXPECT_LT(test, haltpoll_lead_ns(&l), before_ns);
+}
+
+struct lead_use_case {
+	const char *name;
+	u64 lead_ns;
+	u64 window_ns;
+	u64 expected_ns;
+};
+
+static const struct lead_use_case lead_use_cases[] = {
+	{ "short lead as is", 20 * US, 200 * US, 20 * US },
+	{ "long lead: half the window", 150 * US, 200 * US, 100 * US },
+	{ "SAP window leaves a long lead", 800 * US, 2400 * US, 800 * US },
+	{ "closed window, no lead", 20 * US, 0, 0 },
+};
+
+static void haltpoll_lead_in_use_test(struct kunit *test)
+{
+	const struct lead_use_case *c;
+
+	for (c = lead_use_cases; c < lead_use_cases + ARRAY_SIZE(lead_use_cases); c++)
+		KUNIT_EXPECT_EQ_MSG(test, haltpoll_lead_in_use(c->lead_ns, c->window_ns),
+				    c->expected_ns, "case: %s", c->name);
 }
 
 static struct kunit_case haltpoll_governor_cases[] = {
@@ -242,7 +314,10 @@ static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_params_invalid_test),
 	KUNIT_CASE(haltpoll_should_poll_test),
 	KUNIT_CASE(haltpoll_keep_tick_test),
-	KUNIT_CASE(haltpoll_timer_test),
+	KUNIT_CASE(haltpoll_timer_first_test),
+	KUNIT_CASE(haltpoll_lead_test),
+	KUNIT_CASE(haltpoll_lead_follows_lateness_test),
+	KUNIT_CASE(haltpoll_lead_in_use_test),
 	{}
 };
 

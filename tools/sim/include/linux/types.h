@@ -11,5 +11,6 @@
 #include <stdint.h>
 
 typedef uint64_t u64;
+typedef int64_t s64;
 
 #endif
