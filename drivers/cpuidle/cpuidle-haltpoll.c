@@ -18,6 +18,21 @@
 #include <linux/init.h>
 #include <linux/module.h>
 
+#ifdef CONFIG_X86
+#include <asm/cpu_device_id.h>
+
+/*
+ * Load in every x86 guest, as the driver built in did in Linux 6.12: udev
+ * loads modules by the CPU's modalias at coldplug. Where polling is not
+ * wanted, haltpoll_init() refuses quietly.
+ */
+static const struct x86_cpu_id haltpoll_cpu_ids[] = {
+	X86_MATCH_FEATURE(X86_FEATURE_HYPERVISOR, NULL),
+	{}
+};
+MODULE_DEVICE_TABLE(x86cpu, haltpoll_cpu_ids);
+#endif
+
 static bool force __read_mostly;
 module_param(force, bool, 0444);
 MODULE_PARM_DESC(force, "Load even where the architecture would not (e.g. no KVM realtime hint)");
@@ -110,8 +125,11 @@ static int __init haltpoll_init(void)
 
 	if (arch_haltpoll_idle_overridden())
 		return haltpoll_refuse("idle= given on the command line");
-	if (!arch_haltpoll_want(force))
-		return haltpoll_refuse("not wanted on this platform (use force=1)");
+	/* Autoloaded in every guest: most do not want polling, say nothing. */
+	if (!arch_haltpoll_want(force)) {
+		pr_debug("haltpoll: not loading: not wanted on this platform (use force=1)\n");
+		return -ENODEV;
+	}
 
 	cpuidle_poll_state_init(drv);
 

@@ -59,8 +59,9 @@ arch_cross_compile() {
 }
 
 # HALTPOLL_VARIANT: empty for the guest kernel, "debug" for its debug
-# build (configs/debug-ARCH.config on top), with its own build and
-# modules directories. "stock" is Linux 6.12's own haltpoll, the baseline
+# build (configs/debug-ARCH.config on top), "builtin" for the driver built
+# in (configs/builtin-ARCH.config), each with its own build and modules
+# directories. "stock" is Linux 6.12's own haltpoll, the baseline
 # of the benchmark: the pristine base with only tools/build/stock/ applied,
 # in a tree of its own under out/stock/, laid out as out/ is (src next to
 # build-ARCH) so that ccache shares what the two trees have in common.
@@ -84,8 +85,8 @@ modules_dir() { echo "$(variant_out)/modules-$1$(variant_suffix)"; }
 # variant_check NAME : accept the kernel variants the project builds.
 variant_check() {
 	case "$1" in
-	""|debug|stock) ;;
-	*) die "unknown variant '$1' (debug, stock, or none)" ;;
+	""|debug|builtin|stock) ;;
+	*) die "unknown variant '$1' (debug, builtin, stock, or none)" ;;
 	esac
 }
 
@@ -134,4 +135,15 @@ checkpatch_findings() {
 	(cd "$HALTPOLL_OUT/base" &&
 	 perl scripts/checkpatch.pl --strict --no-tree --quiet --terse "$@" 2>&1) |
 		grep -E ": ($levels):" || true
+}
+
+# debian_program_adds HOSTPATH [GUESTPATH] : tools/vm --add options that
+# put a dynamic Debian program (x86_64 guests only) and the libraries it
+# links at their host paths in the guest, the program at GUESTPATH.
+debian_program_adds() {
+	local bin=$1 guest=${2:-$1} lib
+	echo "--add $bin:$guest"
+	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
+		echo "--add $lib:$lib"
+	done
 }

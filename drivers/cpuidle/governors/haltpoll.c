@@ -65,11 +65,12 @@
  * suite this governor catches 1.21 times as many wakeups (timers aside) and
  * wastes 0.60 times the poll time.
  *
- * Every parameter write is checked against the others before it takes effect
- * (haltpoll_params_invalid()); no value, or combination of values, can ask
- * for a window above HALTPOLL_WINDOW_CAP_NS.
+ * The parameters take every value Linux 6.12 took but grow_start 0, with
+ * which a closed window would never open again; no value, or combination
+ * of values, makes a window longer than HALTPOLL_WINDOW_CAP_NS.
  */
 
+#include <kunit/static_stub.h>
 #include <linux/cpuidle.h>
 #include <linux/debugfs.h>
 #include <linux/hrtimer.h>
@@ -98,6 +99,7 @@
  * @early_wakes: halts that ended on their early wakeup
  * @lead_misses: early wakeups that came with the timer's own wakeup
  * @reflect_due: a state was selected and its outcome not yet reflected
+ * @no_poll_state: the driver's first state does not poll: only pick it
  *
  * Written only by the CPU itself; the statistics are read locklessly by
  * debugfs, a snapshot good enough for an operator.
@@ -113,6 +115,7 @@ struct haltpoll_cpu {
 	u64 early_wakes;
 	u64 lead_misses;
 	bool reflect_due;
+	bool no_poll_state;
 };
 
 static DEFINE_PER_CPU(struct haltpoll_cpu, haltpoll_cpus);
@@ -155,95 +158,68 @@ static struct haltpoll_params haltpoll_params_snapshot(void)
 }
 
 /*
- * The field of @p that @kp describes. Parameters point into haltpoll_params;
- * the same offset into a copy lets a write be validated on the copy, with
- * all other parameters, before the idle loop can see it.
+ * Every value Linux 6.12 took is taken and reads back as written, but for
+ * the one that would make the governor misbehave (haltpoll_params_invalid()).
+ * Windows stop at HALTPOLL_WINDOW_CAP_NS whatever guest_halt_poll_ns and
+ * guest_halt_poll_grow_start say; a write above it is told so. Messages
+ * are rate-limited: a tuning loop gone wrong must not flood the log.
  */
-static unsigned int *haltpoll_param_field(struct haltpoll_params *p,
-					  const struct kernel_param *kp)
-{
-	size_t offset = (char *)kp->arg - (char *)&haltpoll_params;
-
-	return (unsigned int *)((char *)p + offset);
-}
-
-static int haltpoll_param_set_uint(const char *val,
-				   const struct kernel_param *kp)
+static int haltpoll_param_set_ns(const char *val,
+				 const struct kernel_param *kp)
 {
 	struct haltpoll_params next = haltpoll_params;
+	unsigned int *field, value;
 	const char *why;
-	unsigned int value;
 	int ret;
 
 	ret = kstrtouint(val, 0, &value);
 	if (ret) {
-		pr_warn("%s: not an unsigned integer\n", kp->name);
+		pr_warn_ratelimited("%s: not an unsigned integer\n", kp->name);
 		return ret;
 	}
 
-	*haltpoll_param_field(&next, kp) = value;
+	/* Check the write with all other parameters, on a copy. */
+	field = (unsigned int *)((char *)&next +
+				 ((char *)kp->arg - (char *)&haltpoll_params));
+	*field = value;
 	why = haltpoll_params_invalid(&next);
 	if (why) {
-		pr_warn("%s=%u refused: %s\n", kp->name, value, why);
+		pr_warn_ratelimited("%s=%u refused: %s\n", kp->name, value, why);
 		return -EINVAL;
 	}
+	if (value > HALTPOLL_WINDOW_CAP_NS)
+		pr_notice_ratelimited("%s=%u: windows stop at the %llu ns cap\n",
+				      kp->name, value, HALTPOLL_WINDOW_CAP_NS);
 
 	WRITE_ONCE(*(unsigned int *)kp->arg, value);
 	return 0;
 }
 
-static const struct kernel_param_ops haltpoll_uint_ops = {
-	.set = haltpoll_param_set_uint,
+static const struct kernel_param_ops haltpoll_ns_ops = {
+	.set = haltpoll_param_set_ns,
 	.get = param_get_uint,
 };
 
-module_param_cb(guest_halt_poll_ns, &haltpoll_uint_ops,
+module_param_cb(guest_halt_poll_ns, &haltpoll_ns_ops,
 		&haltpoll_params.max_ns, 0644);
 MODULE_PARM_DESC(guest_halt_poll_ns,
-		 "Largest poll window in ns (0 disables polling, at most 10000000)");
+		 "Largest poll window in ns (0 disables polling; windows stop at 10 ms)");
 
-module_param_cb(guest_halt_poll_grow_start, &haltpoll_uint_ops,
+module_param_cb(guest_halt_poll_grow_start, &haltpoll_ns_ops,
 		&haltpoll_params.grow_start_ns, 0644);
 MODULE_PARM_DESC(guest_halt_poll_grow_start,
-		 "First window in ns when growing from 0 (1 to 10000000)");
+		 "First window in ns when growing from 0 (not 0)");
 
-module_param_cb(guest_halt_poll_grow, &haltpoll_uint_ops,
-		&haltpoll_params.grow, 0644);
+module_param_named(guest_halt_poll_grow, haltpoll_params.grow, uint, 0644);
 MODULE_PARM_DESC(guest_halt_poll_grow,
-		 "Window multiplier on growth (>= 1; 1 keeps the window at grow_start)");
+		 "Window multiplier on growth (0 or 1 keep the window at grow_start)");
 
-module_param_cb(guest_halt_poll_shrink, &haltpoll_uint_ops,
-		&haltpoll_params.shrink, 0644);
+module_param_named(guest_halt_poll_shrink, haltpoll_params.shrink, uint, 0644);
 MODULE_PARM_DESC(guest_halt_poll_shrink,
 		 "Window divisor on shrink (0 resets the window to 0)");
 
-/*
- * kstrtobool() reads only the first character or two, so "1234" or "yellow"
- * would pass for a boolean: accept only the spellings that mean one.
- */
-static int haltpoll_param_set_bool(const char *val,
-				   const struct kernel_param *kp)
-{
-	static const char * const spellings[] = { "Y", "y", "1", "N", "n", "0" };
-	unsigned int i;
-
-	if (!val)	/* a bare boot option means Y */
-		return param_set_bool(val, kp);
-	for (i = 0; i < ARRAY_SIZE(spellings); i++)
-		if (sysfs_streq(val, spellings[i]))
-			return param_set_bool(val, kp);
-	pr_warn("%s: not Y or N\n", kp->name);
-	return -EINVAL;
-}
-
-static const struct kernel_param_ops haltpoll_bool_ops = {
-	.flags = KERNEL_PARAM_OPS_FL_NOARG,
-	.set = haltpoll_param_set_bool,
-	.get = param_get_bool,
-};
-
-module_param_cb(guest_halt_poll_allow_shrink, &haltpoll_bool_ops,
-		&haltpoll_params.allow_shrink, 0644);
+module_param_named(guest_halt_poll_allow_shrink, haltpoll_params.allow_shrink,
+		   bool, 0644);
 MODULE_PARM_DESC(guest_halt_poll_allow_shrink,
 		 "Shrink the window after idle periods longer than guest_halt_poll_ns");
 
@@ -263,10 +239,13 @@ static int haltpoll_poll(struct cpuidle_device *dev, u64 window_ns,
 }
 
 /*
- * Time to the next timer event, leaving the tick out as menu does: a poll
- * runs through the tick, which wakes no task, so only a timer that does can
- * end the poll. Counting the tick made a 2.4 ms window halt on 60% of idle
- * entries at HZ=250 and doubled the round trip of a ping-pong.
+ * Time to the next timer event, leaving the tick out: a poll runs through
+ * the tick, which wakes no task, so only a timer that does can end the
+ * poll. Counting the tick made a 2.4 ms window halt on 60% of idle entries
+ * at HZ=250 and doubled the round trip of a ping-pong. When the tick
+ * cannot be stopped (nohz=off, RCU or irq_work pending), the sleep length
+ * is the time to the next event, tick included: take the next hrtimer
+ * other than the tick instead.
  *
  * Only whether that comes before @window_ns matters, and finding it takes
  * the timer locks, on every idle entry that could poll. While the tick
@@ -279,12 +258,16 @@ static int haltpoll_poll(struct cpuidle_device *dev, u64 window_ns,
  */
 static u64 haltpoll_next_timer_ns(u64 window_ns)
 {
-	ktime_t tick_ns;
+	ktime_t next_event_ns, sleep_ns;
 
+	KUNIT_STATIC_STUB_REDIRECT(haltpoll_next_timer_ns, window_ns);
 	if (!tick_nohz_tick_stopped() &&
 	    ktime_sub(tick_nohz_get_next_hrtimer(), ktime_get()) >= (s64)window_ns)
 		return window_ns;
-	return max_t(s64, tick_nohz_get_sleep_length(&tick_ns), 0);
+	sleep_ns = tick_nohz_get_sleep_length(&next_event_ns);
+	if (sleep_ns == next_event_ns)
+		sleep_ns = tick_nohz_get_next_hrtimer_without_tick();
+	return max_t(s64, sleep_ns, 0);
 }
 
 /*
@@ -320,7 +303,8 @@ static enum hrtimer_restart haltpoll_wake_fn(struct hrtimer *timer)
 
 	/* Later than any window: the host did not run the vCPU for a while. */
 	haltpoll_lateness_add(&w->lateness, ktime_to_ns(late),
-			      READ_ONCE(haltpoll_params.max_ns));
+			      min_t(u64, READ_ONCE(haltpoll_params.max_ns),
+				    HALTPOLL_WINDOW_CAP_NS));
 	return HRTIMER_NORESTART;
 }
 
@@ -379,6 +363,16 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 
 	haltpoll_forget_unreflected(hc);
 	hc->reflect_due = true;
+	/*
+	 * An operator may pick this governor for a driver whose first state
+	 * does not poll (WFI on cpuidle-psci, say): there is no window to
+	 * keep, only that shallowest state to pick.
+	 */
+	hc->no_poll_state = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
+	if (hc->no_poll_state) {
+		*stop_tick = !haltpoll_keep_tick(hc->last_idle_ns, TICK_NSEC);
+		return 0;
+	}
 	if (dev->states_usage[1].disable ||
 	    cpuidle_governor_latency_req(dev->cpu) == 0)
 		return haltpoll_poll(dev, window_ns, stop_tick);
@@ -417,6 +411,10 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	u64 residency_ns = dev->last_residency_ns;
 
 	hc->reflect_due = false;
+	if (hc->no_poll_state) {
+		hc->last_idle_ns = residency_ns;
+		return;
+	}
 	if (index == 0 && dev->poll_time_limit) {
 		/* The halt that follows continues this idle period. */
 		hc->poll_ns = residency_ns;
@@ -508,3 +506,8 @@ static int __init init_haltpoll(void)
 }
 
 postcore_initcall(init_haltpoll);
+
+/* The tests of select and reflect need the static functions above. */
+#if IS_BUILTIN(CONFIG_HALTPOLL_GOVERNOR_KUNIT_TEST)
+#include "tests/haltpoll_select_kunit.h"
+#endif

@@ -9,7 +9,8 @@ case "$out" in
 *"No such device"*) tap ok "insmod without force: -ENODEV" ;;
 *) tap fail "insmod without force: -ENODEV (got: $out)" ;;
 esac
-expect_dmesg "the refusal says why" "haltpoll: not loading: not wanted on this platform"
+# Autoloaded in every guest, it must not log in most of them.
+expect_fail "the refusal is quiet" sh -c "dmesg | grep -q 'haltpoll: not loading'"
 expect_eq "still no cpuidle driver" "$(cat $cpuidle/current_driver)" none
 expect_ok "the governor is registered without KVM" grep -qw haltpoll $cpuidle/available_governors
 check_dmesg

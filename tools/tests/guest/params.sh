@@ -18,13 +18,54 @@ check_param() {
 	set_param "$name" "$default"
 }
 
+# Only what 6.12 refused is refused, and grow_start 0 (a closed window
+# could never open again).
 check_param guest_halt_poll_ns 200000 2400000 \
-	10000001 4294967295 -1 abc "" 12x 99999999999999999999
+	-1 abc "" 12x 99999999999999999999
 check_param guest_halt_poll_grow_start 50000 2400000 \
-	0 10000001 -5 abc ""
-check_param guest_halt_poll_grow 2 1 0 -1 x ""
+	0 -5 abc ""
+check_param guest_halt_poll_grow 2 1 -1 x ""
 check_param guest_halt_poll_shrink 2 4 -1 abc ""
 check_param guest_halt_poll_allow_shrink Y N 2 maybe ""
+
+# Every value and spelling Linux 6.12 took is taken, and reads back as it
+# does there.
+accepts() {
+	expect_ok "$1 accepts '$2'" set_param "$1" "$2"
+	expect_eq "$1 reads back '$2' as $3" "$(cat $params/$1)" "$3"
+}
+accepts guest_halt_poll_ns 2000000000 2000000000
+accepts guest_halt_poll_ns 4294967295 4294967295
+accepts guest_halt_poll_ns 0x30d40 200000
+accepts guest_halt_poll_grow_start 10000001 10000001
+accepts guest_halt_poll_grow_start 50000 50000
+accepts guest_halt_poll_grow 0 0
+accepts guest_halt_poll_grow 2 2
+for spelling in on:Y off:N yes:Y no:N 1:Y 0:N y:Y n:N; do
+	accepts guest_halt_poll_allow_shrink "${spelling%:*}" "${spelling#*:}"
+done
+expect_dmesg "a window above the cap is said to stop at it" \
+	"guest_halt_poll_ns=2000000000: windows stop at the 10000000 ns cap"
+# A write that includes its terminating NUL, as write(fd, "Y", 2) does.
+expect_ok "a write with its NUL is taken" \
+	sh -c "printf 'N\\0' > $params/guest_halt_poll_allow_shrink"
+expect_eq "and reads back" "$(cat $params/guest_halt_poll_allow_shrink)" N
+expect_ok "a number with its NUL and newline is taken" \
+	sh -c "printf '100000\\n\\0' > $params/guest_halt_poll_ns"
+expect_eq "and reads back" "$(cat $params/guest_halt_poll_ns)" 100000
+set_param guest_halt_poll_ns 200000
+set_param guest_halt_poll_allow_shrink Y
+
+# Refusals are rate-limited: a loop of bad writes must not flood the log.
+before=$(dmesg | grep -c 'refused')
+i=0
+while [ $i -lt 200 ]; do
+	set_param guest_halt_poll_grow_start 0
+	i=$((i + 1))
+done
+logged=$(( $(dmesg | grep -c 'refused') - before ))
+expect_gt "200 bad writes log at most 20 lines ($logged)" 21 "$logged"
+expect_gt "and log at least one" "$logged" 0
 
 expect_ok "shrink 0 (reset) is valid" set_param guest_halt_poll_shrink 0
 set_param guest_halt_poll_shrink 2
@@ -33,6 +74,6 @@ before=$(state_usage 1 0)
 pipe-bench -l 1000 | sed 's/^/# /'
 expect_eq "no polling with guest_halt_poll_ns=0" "$(state_usage 1 0)" "$before"
 set_param guest_halt_poll_ns 200000
-expect_dmesg "a refusal says why" "guest_halt_poll_ns=10000001 refused: guest_halt_poll_ns above the 10 ms cap"
+expect_dmesg "a refusal says why" "guest_halt_poll_grow_start=0 refused: a closed window could never open"
 rmmod cpuidle_haltpoll
 check_dmesg

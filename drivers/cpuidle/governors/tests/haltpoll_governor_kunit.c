@@ -43,6 +43,17 @@ static const struct haltpoll_params fixed_window = {
 	.grow = 1, .shrink = 2, .allow_shrink = true,
 };
 
+static const struct haltpoll_params grow_zero = {
+	.max_ns = 200 * US, .grow_start_ns = 100 * US,
+	.grow = 0, .shrink = 2, .allow_shrink = true,
+};
+
+/* An arm64 vendor guide's setting. */
+static const struct haltpoll_params two_seconds = {
+	.max_ns = 2000 * MS, .grow_start_ns = 50 * US,
+	.grow = 2, .shrink = 2, .allow_shrink = false,
+};
+
 static const struct haltpoll_params polling_off = {
 	.max_ns = 0, .grow_start_ns = 50 * US,
 	.grow = 2, .shrink = 2, .allow_shrink = true,
@@ -77,6 +88,8 @@ static const struct window_case window_cases[] = {
 	{ "UINT_MAX grow from 0 opens at grow_start", &huge_grow, 0, 9 * MS, 1 },
 	{ "UINT_MAX shrink drops to 0", &huge_grow, 10 * MS, 21 * MS, 0 },
 	{ "grow 1 is a fixed window", &fixed_window, 100 * US, 150 * US, 100 * US },
+	{ "grow 0 is a fixed window, as in 6.12", &grow_zero, 100 * US, 150 * US, 100 * US },
+	{ "a 2 s window stops at the cap", &two_seconds, 10 * MS, 15 * MS, 10 * MS },
 	{ "polling off never opens", &polling_off, 0, 10 * US, 0 },
 	{ "lowered limit clamps the window", &polling_off, 100 * US, 150 * US, 0 },
 };
@@ -126,16 +139,17 @@ struct params_case {
 	bool valid;
 };
 
+/* Every value Linux 6.12 took is valid, but grow_start 0. */
 static const struct params_case params_cases[] = {
 	{ "defaults", { 200 * US, 50 * US, 2, 2, true }, true },
 	{ "SAP profile", { 2400 * US, 2400 * US, 2, 2, true }, true },
 	{ "polling disabled", { 0, 50 * US, 2, 2, true }, true },
 	{ "window at the cap", { 10 * MS, 50 * US, 2, 2, true }, true },
-	{ "window above the cap", { 10 * MS + 1, 50 * US, 2, 2, true }, false },
-	{ "2 s window", { 2000 * MS, 50 * US, 2, 2, true }, false },
-	{ "grow_start above the cap", { 200 * US, 10 * MS + 1, 2, 2, true }, false },
+	{ "window above the cap", { 10 * MS + 1, 50 * US, 2, 2, true }, true },
+	{ "2 s window", { 2000 * MS, 50 * US, 2, 2, false }, true },
+	{ "grow_start above the cap", { 200 * US, 10 * MS + 1, 2, 2, true }, true },
 	{ "grow_start above the window", { 200 * US, 400 * US, 2, 2, true }, true },
-	{ "grow 0", { 200 * US, 50 * US, 0, 2, true }, false },
+	{ "grow 0", { 200 * US, 50 * US, 0, 2, true }, true },
 	{ "grow 1 with grow_start", { 200 * US, 50 * US, 1, 2, true }, true },
 	{ "grow 1 without grow_start", { 200 * US, 0, 1, 2, true }, false },
 	{ "grow 2 without grow_start", { 200 * US, 0, 2, 2, true }, false },

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KUnit tests of haltpoll_select() and haltpoll_reflect(), the glue around
+ * the window arithmetic: a fake two-state driver and device are driven
+ * through idle periods on the test's own CPU, with the time to the next
+ * timer supplied by the test. Included at the end of haltpoll.c, as
+ * DAMON includes its tests, to reach the governor's static functions and
+ * per-CPU state.
+ */
+#ifndef _HALTPOLL_SELECT_KUNIT_H
+#define _HALTPOLL_SELECT_KUNIT_H
+
+#include <kunit/static_stub.h>
+#include <kunit/test.h>
+
+#define HP_US	1000ULL
+
+struct haltpoll_select_fixture {
+	struct cpuidle_driver drv;
+	struct cpuidle_device dev;
+	u64 next_timer_ns;
+};
+
+static struct haltpoll_select_fixture *haltpoll_fixture;
+
+static u64 haltpoll_test_next_timer_ns(u64 window_ns)
+{
+	return haltpoll_fixture->next_timer_ns;
+}
+
+static struct haltpoll_cpu *haltpoll_test_cpu(struct haltpoll_select_fixture *f)
+{
+	return per_cpu_ptr(&haltpoll_cpus, f->dev.cpu);
+}
+
+static struct haltpoll_wake *haltpoll_test_wake(struct haltpoll_select_fixture *f)
+{
+	return per_cpu_ptr(&haltpoll_wakes, f->dev.cpu);
+}
+
+/* As cpuidle_idle_call() does: select with interrupts off. */
+static int haltpoll_test_select(struct haltpoll_select_fixture *f,
+				bool *stop_tick)
+{
+	int index;
+
+	*stop_tick = true;
+	local_irq_disable();
+	index = haltpoll_select(&f->drv, &f->dev, stop_tick);
+	local_irq_enable();
+	return index;
+}
+
+/* An idle period that ended in state @index after @residency_ns. */
+static void haltpoll_test_reflect(struct haltpoll_select_fixture *f, int index,
+				  u64 residency_ns, bool poll_timed_out)
+{
+	f->dev.last_residency_ns = residency_ns;
+	f->dev.poll_time_limit = poll_timed_out;
+	local_irq_disable();
+	haltpoll_reflect(&f->dev, index);
+	local_irq_enable();
+}
+
+static int haltpoll_select_test_init(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	/*
+	 * The per-CPU state is this CPU's: stay on it. The case runs in the
+	 * thread init runs in, and that thread ends with it.
+	 */
+	f->dev.cpu = raw_smp_processor_id();
+	set_cpus_allowed_ptr(current, cpumask_of(f->dev.cpu));
+	cpuidle_poll_state_init(&f->drv);
+	f->drv.states[1].flags = 0;
+	f->drv.state_count = 2;
+	f->next_timer_ns = U64_MAX;
+	haltpoll_fixture = f;
+	haltpoll_enable_device(&f->drv, &f->dev);
+	haltpoll_test_wake(f)->lateness = (struct haltpoll_lateness){ };
+	kunit_activate_static_stub(test, haltpoll_next_timer_ns,
+				   haltpoll_test_next_timer_ns);
+	test->priv = f;
+	return 0;
+}
+
+static void haltpoll_select_test_exit(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+
+	hrtimer_cancel(&haltpoll_test_wake(f)->timer);
+	*haltpoll_test_cpu(f) = (struct haltpoll_cpu){ };
+}
+
+/* A closed window halts, keeping the tick after a short idle period. */
+static void haltpoll_select_closed_window_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	bool stop_tick;
+
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_EXPECT_FALSE(test, stop_tick);
+}
+
+/* A wakeup just after the window closed opens it; the next entry polls. */
+static void haltpoll_select_opens_window_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	bool stop_tick;
+
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	haltpoll_test_reflect(f, 1, 80 * HP_US, false);
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	KUNIT_EXPECT_EQ(test, f->dev.poll_limit_ns, 50 * HP_US);
+	KUNIT_EXPECT_FALSE(test, stop_tick);
+}
+
+struct haltpoll_timer_select_case {
+	const char *name;
+	u64 lateness_ns;	/* average lateness of early wakeups */
+	u64 timer_ns;
+	int index;
+	u64 poll_limit_ns;	/* when polling */
+	u64 halt_until_ns;	/* when halting: the early wakeup */
+};
+
+/* With a 200 us window. */
+static const struct haltpoll_timer_select_case haltpoll_timer_select_cases[] = {
+	{ "no timer in the window polls", 0, 300 * HP_US, 0, 200 * HP_US, 0 },
+	{ "timer in the window halts, waking a lead early", 20 * HP_US,
+	  150 * HP_US, 1, 0, 130 * HP_US },
+	{ "timer due now polls through it", 0, 0, 0, HALTPOLL_LEAD_MIN_NS, 0 },
+	{ "timer within the minimum lead polls", 0, 1 * HP_US, 0,
+	  1 * HP_US + HALTPOLL_LEAD_MIN_NS, 0 },
+	{ "timer within the lead polls, no longer than the lead past it",
+	  20 * HP_US, 15 * HP_US, 0, 35 * HP_US, 0 },
+	{ "a lead past half the window stops there", 150 * HP_US, 150 * HP_US, 1,
+	  0, 50 * HP_US },
+};
+
+static void haltpoll_select_timer_test(struct kunit *test)
+{
+	const struct haltpoll_timer_select_case *c;
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	bool stop_tick;
+
+	for (c = haltpoll_timer_select_cases;
+	     c < haltpoll_timer_select_cases + ARRAY_SIZE(haltpoll_timer_select_cases);
+	     c++) {
+		haltpoll_enable_device(&f->drv, &f->dev);
+		hc->window_ns = 200 * HP_US;
+		haltpoll_test_wake(f)->lateness =
+			(struct haltpoll_lateness){ .avg_ns = c->lateness_ns };
+		f->next_timer_ns = c->timer_ns;
+		KUNIT_EXPECT_EQ_MSG(test, haltpoll_test_select(f, &stop_tick),
+				    c->index, "case: %s", c->name);
+		if (c->index == 0)
+			KUNIT_EXPECT_EQ_MSG(test, f->dev.poll_limit_ns,
+					    c->poll_limit_ns, "case: %s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, hc->timer_halt_ns, c->halt_until_ns,
+				    "case: %s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    hrtimer_is_queued(&haltpoll_test_wake(f)->timer),
+				    c->index == 1, "case: %s", c->name);
+		/* A wakeup before the early one: it must be cancelled. */
+		haltpoll_test_reflect(f, c->index, 10 * HP_US, false);
+		KUNIT_EXPECT_FALSE_MSG(test,
+				       hrtimer_is_queued(&haltpoll_test_wake(f)->timer),
+				       "case: %s", c->name);
+	}
+}
+
+/* A halt that its early wakeup ended leaves the window as it was. */
+static void haltpoll_select_early_wakeup_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	bool stop_tick;
+
+	hc->window_ns = 200 * HP_US;
+	f->next_timer_ns = 50 * HP_US;
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	/* Let the early wakeup fire, as if the CPU had halted until it. */
+	while (hrtimer_is_queued(&haltpoll_test_wake(f)->timer))
+		cpu_relax();
+	haltpoll_test_reflect(f, 1, 48 * HP_US, false);
+	KUNIT_EXPECT_EQ(test, hc->window_ns, 200 * HP_US);
+	KUNIT_EXPECT_EQ(test, hc->early_wakes, 1);
+	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 0);
+}
+
+/*
+ * cpuidle does not reflect a state it could not enter (-EBUSY): what the
+ * selection left for its reflection must not shape the next idle period.
+ */
+static void haltpoll_select_ebusy_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	bool stop_tick;
+
+	hc->window_ns = 200 * HP_US;
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	haltpoll_test_reflect(f, 0, 200 * HP_US, true);
+	/* The poll timed out: halt, but -EBUSY, so no reflection. */
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+
+	/* Same for a halt chosen for a timer: its early wakeup goes. */
+	f->next_timer_ns = 150 * HP_US;
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_ASSERT_TRUE(test, hrtimer_is_queued(&haltpoll_test_wake(f)->timer));
+	f->next_timer_ns = U64_MAX;
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&haltpoll_test_wake(f)->timer));
+	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 0);
+}
+
+/* An operator's disabled state is never picked. */
+static void haltpoll_select_disabled_state_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	bool stop_tick;
+
+	haltpoll_test_cpu(f)->window_ns = 200 * HP_US;
+	f->dev.states_usage[0].disable = CPUIDLE_STATE_DISABLED_BY_USER;
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	haltpoll_test_reflect(f, 1, 10 * HP_US, false);
+	f->dev.states_usage[0].disable = 0;
+	f->dev.states_usage[1].disable = CPUIDLE_STATE_DISABLED_BY_USER;
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	KUNIT_EXPECT_FALSE(test, stop_tick);
+}
+
+/* Picked for a driver whose first state does not poll: only that state. */
+static void haltpoll_select_no_poll_state_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	bool stop_tick;
+	int i;
+
+	f->drv.states[0].flags = 0;
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+		haltpoll_test_reflect(f, 0, 80 * HP_US, false);
+	}
+	KUNIT_EXPECT_EQ(test, hc->window_ns, 0);
+	KUNIT_EXPECT_EQ(test, hc->polls_caught, 0);
+	/* Idle periods of half a tick and more let the tick stop. */
+	haltpoll_test_reflect(f, 0, TICK_NSEC, false);
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	KUNIT_EXPECT_TRUE(test, stop_tick);
+}
+
+static struct kunit_case haltpoll_select_cases[] = {
+	KUNIT_CASE(haltpoll_select_closed_window_test),
+	KUNIT_CASE(haltpoll_select_opens_window_test),
+	KUNIT_CASE(haltpoll_select_timer_test),
+	KUNIT_CASE(haltpoll_select_early_wakeup_test),
+	KUNIT_CASE(haltpoll_select_ebusy_test),
+	KUNIT_CASE(haltpoll_select_disabled_state_test),
+	KUNIT_CASE(haltpoll_select_no_poll_state_test),
+	{}
+};
+
+static struct kunit_suite haltpoll_select_suite = {
+	.name = "haltpoll_select",
+	.init = haltpoll_select_test_init,
+	.exit = haltpoll_select_test_exit,
+	.test_cases = haltpoll_select_cases,
+};
+
+kunit_test_suite(haltpoll_select_suite);
+
+#endif /* _HALTPOLL_SELECT_KUNIT_H */
