@@ -19,6 +19,7 @@ struct haltpoll_select_fixture {
 	struct cpuidle_driver drv;
 	struct cpuidle_device dev;
 	u64 next_timer_ns;
+	unsigned int saved_max_ns;
 };
 
 static struct haltpoll_select_fixture *haltpoll_fixture;
@@ -79,6 +80,9 @@ static int haltpoll_select_test_init(struct kunit *test)
 	f->drv.states[1].flags = 0;
 	f->drv.state_count = 2;
 	f->next_timer_ns = U64_MAX;
+	/* Windows up to the cap, so that an early wakeup can be milliseconds away. */
+	f->saved_max_ns = haltpoll_params.max_ns;
+	WRITE_ONCE(haltpoll_params.max_ns, HALTPOLL_WINDOW_CAP_NS);
 	haltpoll_fixture = f;
 	haltpoll_enable_device(&f->drv, &f->dev);
 	haltpoll_test_wake(f)->lateness = (struct haltpoll_lateness){ };
@@ -94,6 +98,21 @@ static void haltpoll_select_test_exit(struct kunit *test)
 
 	hrtimer_cancel(&haltpoll_test_wake(f)->timer);
 	*haltpoll_test_cpu(f) = (struct haltpoll_cpu){ };
+	WRITE_ONCE(haltpoll_params.max_ns, f->saved_max_ns);
+}
+
+/*
+ * Whether the last selection armed the early wakeup for @after_ns from
+ * now: its expiry, set whether or not it has fired since (a slow emulated
+ * CPU may take longer than a short lead to get here).
+ */
+static bool haltpoll_test_armed(struct haltpoll_select_fixture *f,
+				ktime_t before, ktime_t after, u64 after_ns)
+{
+	ktime_t expires = hrtimer_get_expires(&haltpoll_test_wake(f)->timer);
+
+	return expires >= ktime_add_ns(before, after_ns) &&
+	       expires <= ktime_add_ns(after, after_ns);
 }
 
 /* A closed window halts, keeping the tick after a short idle period. */
@@ -147,6 +166,8 @@ static void haltpoll_select_timer_test(struct kunit *test)
 	const struct haltpoll_timer_select_case *c;
 	struct haltpoll_select_fixture *f = test->priv;
 	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	struct hrtimer *timer = &haltpoll_test_wake(f)->timer;
+	ktime_t before, after;
 	bool stop_tick;
 
 	for (c = haltpoll_timer_select_cases;
@@ -157,20 +178,27 @@ static void haltpoll_select_timer_test(struct kunit *test)
 		haltpoll_test_wake(f)->lateness =
 			(struct haltpoll_lateness){ .avg_ns = c->lateness_ns };
 		f->next_timer_ns = c->timer_ns;
+		hrtimer_set_expires(timer, 0);
+		before = ktime_get();
 		KUNIT_EXPECT_EQ_MSG(test, haltpoll_test_select(f, &stop_tick),
 				    c->index, "case: %s", c->name);
+		after = ktime_get();
 		if (c->index == 0)
 			KUNIT_EXPECT_EQ_MSG(test, f->dev.poll_limit_ns,
 					    c->poll_limit_ns, "case: %s", c->name);
 		KUNIT_EXPECT_EQ_MSG(test, hc->timer_halt_ns, c->halt_until_ns,
 				    "case: %s", c->name);
-		KUNIT_EXPECT_EQ_MSG(test,
-				    hrtimer_is_queued(&haltpoll_test_wake(f)->timer),
-				    c->index == 1, "case: %s", c->name);
+		if (c->index == 1)
+			KUNIT_EXPECT_TRUE_MSG(test,
+					      haltpoll_test_armed(f, before, after,
+								  c->halt_until_ns),
+					      "case: %s", c->name);
+		else
+			KUNIT_EXPECT_EQ_MSG(test, hrtimer_get_expires(timer), 0,
+					    "case: %s, armed", c->name);
 		/* A wakeup before the early one: it must be cancelled. */
 		haltpoll_test_reflect(f, c->index, 10 * HP_US, false);
-		KUNIT_EXPECT_FALSE_MSG(test,
-				       hrtimer_is_queued(&haltpoll_test_wake(f)->timer),
+		KUNIT_EXPECT_FALSE_MSG(test, hrtimer_is_queued(timer),
 				       "case: %s", c->name);
 	}
 }
@@ -211,10 +239,15 @@ static void haltpoll_select_ebusy_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
 
-	/* Same for a halt chosen for a timer: its early wakeup goes. */
-	f->next_timer_ns = 150 * HP_US;
+	/*
+	 * Same for a halt chosen for a timer: its early wakeup goes. The
+	 * timer is 9 ms away, far beyond what the test takes to get to the
+	 * next selection even on an emulated CPU.
+	 */
+	hc->window_ns = HALTPOLL_WINDOW_CAP_NS;
+	f->next_timer_ns = 9000 * HP_US;
 	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
-	KUNIT_ASSERT_TRUE(test, hrtimer_is_queued(&haltpoll_test_wake(f)->timer));
+	KUNIT_EXPECT_TRUE(test, hrtimer_is_queued(&haltpoll_test_wake(f)->timer));
 	f->next_timer_ns = U64_MAX;
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
 	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&haltpoll_test_wake(f)->timer));
