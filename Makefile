@@ -13,7 +13,8 @@ help:
 	@echo "make run     build the $(ARCH) guest kernel, boot it, load cpuidle-haltpoll"
 	@echo "             and print the latency comparison (quick bench)"
 	@echo "make check   the whole test suite; ends with 'N passed, N failed'"
-	@echo "make bench   the full interleaved benchmark, writes out/bench-ARCH.json"
+	@echo "make bench   the full interleaved benchmark, against Linux 6.12 too;"
+	@echo "             writes out/bench-ARCH.json"
 	@echo "make stress  debug guests (lockdep, UBSAN, KASAN on x86_64): module,"
 	@echo "             hotplug and parameter churn, boot options; both arches"
 	@echo "make build   only build the guest kernel (ARCH=x86_64|arm64)"
@@ -31,7 +32,7 @@ run: build
 		"governor: $$(cat /sys/devices/system/cpu/cpuidle/current_governor)" && \
 		grep . /sys/devices/system/cpu/cpu0/cpuidle/state*/name && \
 		grep . /sys/module/haltpoll/parameters/*'
-	tools/bench/bench --arch $(ARCH) --rounds 3 --loops 3000
+	tools/bench/bench --arch $(ARCH) --rounds 3 --loops 3000 --only baselines
 
 bench: build
 	tools/bench/bench --arch $(ARCH)
