@@ -33,10 +33,12 @@
  *    window would close, a poll would spin until the timer fires: halt
  *    instead, but set an hrtimer to wake the CPU a lead time before that
  *    timer, so that the timer finds the CPU polling. A halted vCPU takes
- *    its timer interrupt late (the host must wake it); the lead is twice
- *    the average lateness of these early wakeups, measured per CPU, so the
- *    CPU gets polling's timer latency for a poll of about the lead. A
- *    timer due within the lead is polled for at once. Otherwise poll for
+ *    its timer interrupt late (the host must wake it); the lead is the
+ *    average lateness of these early wakeups plus twice its average
+ *    deviation, measured per CPU, at most half the window
+ *    (haltpoll-timer-lead in haltpoll_window.h), so the CPU gets polling's
+ *    timer latency for a poll of about the lead. A timer due within the
+ *    lead is polled for at once. Otherwise poll for
  *    window_ns, keeping the tick (it is not stopped for a period that
  *    short).
  * 3. When halting, stop the tick only if the last idle period lasted at
@@ -99,7 +101,8 @@
  * @early_wakes: halts that ended on their early wakeup
  * @lead_misses: early wakeups that came with the timer's own wakeup
  * @reflect_due: a state was selected and its outcome not yet reflected
- * @no_poll_state: the driver's first state does not poll: only pick it
+ * @no_poll_state: the driver's first state does not poll: only pick it;
+ *	set when the device is enabled
  *
  * Written only by the CPU itself; the statistics are read locklessly by
  * debugfs, a snapshot good enough for an operator.
@@ -363,12 +366,6 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 
 	haltpoll_forget_unreflected(hc);
 	hc->reflect_due = true;
-	/*
-	 * An operator may pick this governor for a driver whose first state
-	 * does not poll (WFI on cpuidle-psci, say): there is no window to
-	 * keep, only that shallowest state to pick.
-	 */
-	hc->no_poll_state = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
 	if (hc->no_poll_state) {
 		*stop_tick = !haltpoll_keep_tick(hc->last_idle_ns, TICK_NSEC);
 		return 0;
@@ -447,7 +444,15 @@ static int haltpoll_enable_device(struct cpuidle_driver *drv,
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
 
 	hrtimer_cancel(&per_cpu_ptr(&haltpoll_wakes, dev->cpu)->timer);
-	*hc = (struct haltpoll_cpu){ };
+	/*
+	 * An operator may pick this governor for a driver whose first state
+	 * does not poll (WFI on cpuidle-psci, say): there is no window to
+	 * keep, only that shallowest state to pick. The driver is fixed for
+	 * as long as the device is enabled: decide it here, not per idle entry.
+	 */
+	*hc = (struct haltpoll_cpu){
+		.no_poll_state = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING),
+	};
 	return 0;
 }
 

@@ -279,6 +279,7 @@ static void haltpoll_select_no_poll_state_test(struct kunit *test)
 	int i;
 
 	f->drv.states[0].flags = 0;
+	haltpoll_enable_device(&f->drv, &f->dev);
 	for (i = 0; i < 3; i++) {
 		KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
 		haltpoll_test_reflect(f, 0, 80 * HP_US, false);
