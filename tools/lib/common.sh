@@ -51,6 +51,13 @@ arch_kbuild_arch() {
 	esac
 }
 
+arch_qemu() {
+	case "$1" in
+	x86_64) echo qemu-system-x86_64 ;;
+	arm64) echo qemu-system-aarch64 ;;
+	esac
+}
+
 arch_cross_compile() {
 	case "$1" in
 	x86_64) echo "" ;;
