@@ -82,3 +82,19 @@ set_param() {
 state_usage() {
 	cat "/sys/devices/system/cpu/cpu$1/cpuidle/state$2/usage"
 }
+
+# pingpong_idles LOOPS : run the pinned ping-pong (cpu0 <-> cpu1) and set
+# polls and halts to cpu1's poll and halt state entries during it. How many
+# idle entries a round trip makes varies from run to run under TCG (a
+# wakeup that comes before the idle loop reaches cpuidle makes none), so
+# tests compare polls with halts, not with the number of round trips.
+pingpong_idles() {
+	local p0 h0
+
+	p0=$(state_usage 1 0)
+	h0=$(state_usage 1 1)
+	pipe-bench -l "$1" | sed 's/^/# /'
+	polls=$(($(state_usage 1 0) - p0))
+	halts=$(($(state_usage 1 1) - h0))
+	echo "# cpu1 during $1 round trips: $polls polls, $halts halts"
+}
