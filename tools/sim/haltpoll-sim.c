@@ -38,13 +38,16 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /*
- * A trace: idle periods, and for each whether it ended on a timer of the
- * idling CPU (its tick or an hrtimer), which the governor predicts.
+ * A trace: idle periods, for each whether it ended on a timer of the
+ * idling CPU (its tick or an hrtimer), which the governor predicts, and,
+ * when recorded, how late that timer's interrupt came.
  */
 struct trace {
 	char name[64];
 	u64 *idle_ns;
 	bool *timer;
+	u64 *late_ns;
+	bool *woken;
 	size_t n;
 };
 
@@ -66,25 +69,64 @@ struct policy {
 };
 
 /*
- * Account one period polled with @window_ns, which a timer ended if @timer;
- * true if it was caught.
+ * The delays between a wakeup and the CPU running again, which traces
+ * recorded without a cpuidle driver hold in their periods (all 0, the
+ * default) and those tools/sim/validate cuts at each wakeup leave out, to
+ * be measured instead:
+ *
+ * - halt_wake_ns (-w): a halted vCPU runs this long after a task's wakeup:
+ *   the host must wake it and enter it.
+ * - poll_wake_ns (-w ,N): a polling one, this long: it sees the flag.
+ *
+ * Both apply to periods marked as ended by a task's wakeup only; others
+ * (ended by an interrupt that woke no task) are as long as recorded.
+ *
+ * A timer's interrupt comes late by the host's timer handling, tens of
+ * microseconds under TCG, polling or halted (and so does the governor's
+ * early wakeup, which is why it only changes the poll to the lead). Periods
+ * that tools/sim/validate records last until their timer was due, and each
+ * carries its lateness (the third field of a trace line).
  */
-static bool poll_period(struct outcome *o, u64 window_ns, u64 idle_ns,
-			bool timer)
+static u64 sim_halt_wake_ns, sim_poll_wake_ns;
+
+/*
+ * How long a poll runs past its limit: the poll loop reads the clock only
+ * every so many iterations, and under TCG an iteration is slow, and slower
+ * still while the other vCPU runs (tens of microseconds past a limit are
+ * common, hundreds happen). Measured, as two things:
+ *
+ * - the chances that a wakeup x ns past the limit is still caught by the
+ *   poll, and that it comes after the poll timed out but before the idle
+ *   loop entered the halt (-o FILE: lines "x_ns caught late", x in steps
+ *   of OVERRUN_STEP_NS from 0; past the last line, none), from the live
+ *   guest's polls. A late one wakes the CPU as a caught one does, but both
+ *   governors saw the poll time out, and halt on the next idle entry;
+ * - how long a poll that timed out lasted past its limit (-u NS).
+ *
+ * None by default: a poll ends at its limit.
+ */
+#define OVERRUN_STEP_NS	(10 * US)
+#define OVERRUN_STEPS	100
+static double sim_catch_chance[OVERRUN_STEPS][2];
+static u64 sim_timeout_overrun_ns;
+
+static double uniform(void);
+
+enum poll_end { POLL_TIMED_OUT, POLL_CAUGHT, POLL_CAUGHT_LATE };
+
+static enum poll_end caught_past_limit(u64 past_ns)
 {
-	if (idle_ns <= window_ns) {
-		if (timer)
-			o->timer_caught++;
-		else
-			o->caught++;
-		o->polled_ns += idle_ns;
-		return true;
-	}
-	o->timeouts++;
-	o->wasted_ns += window_ns;
-	o->polled_ns += window_ns;
-	o->halts++;
-	return false;
+	u64 step = past_ns / OVERRUN_STEP_NS;
+	double u;
+
+	if (step >= OVERRUN_STEPS)
+		return POLL_TIMED_OUT;
+	u = uniform();
+	if (u < sim_catch_chance[step][0])
+		return POLL_CAUGHT;
+	if (u < sim_catch_chance[step][0] + sim_catch_chance[step][1])
+		return POLL_CAUGHT_LATE;
+	return POLL_TIMED_OUT;
 }
 
 /*
@@ -96,10 +138,53 @@ static bool poll_period(struct outcome *o, u64 window_ns, u64 idle_ns,
  */
 static u64 sim_lead_ns = 20 * US;
 
+/* When a polling CPU runs again, from the start of the period. */
+static u64 polled_end_ns(const struct trace *t, size_t i)
+{
+	return t->idle_ns[i] + (t->timer[i] ? t->late_ns[i] : 0);
+}
+
+/* The length of a period that ended in the halt state, as a governor sees it. */
+static u64 halted_ns(const struct trace *t, size_t i)
+{
+	if (t->timer[i])
+		return t->idle_ns[i] + t->late_ns[i];
+	if (!t->woken[i])
+		return t->idle_ns[i];
+	/* The delay recorded where the CPU halted then, else the typical one. */
+	return t->idle_ns[i] + (t->late_ns[i] ?: sim_halt_wake_ns);
+}
+
+/*
+ * Account period @i of @t polled for at most @limit_ns; true if the poll
+ * caught its wakeup, false if it timed out and the CPU halted.
+ */
+static enum poll_end poll_period(struct outcome *o, const struct trace *t,
+				 size_t i, u64 limit_ns)
+{
+	u64 end_ns = polled_end_ns(t, i);
+	enum poll_end end = end_ns <= limit_ns ? POLL_CAUGHT :
+			    caught_past_limit(end_ns - limit_ns);
+
+	if (end != POLL_TIMED_OUT) {
+		if (t->timer[i])
+			o->timer_caught++;
+		else
+			o->caught++;
+		o->polled_ns += end_ns + (t->woken[i] ? sim_poll_wake_ns : 0);
+		return end;
+	}
+	o->timeouts++;
+	o->wasted_ns += limit_ns + sim_timeout_overrun_ns;
+	o->polled_ns += limit_ns + sim_timeout_overrun_ns;
+	o->halts++;
+	return POLL_TIMED_OUT;
+}
+
 static void replay_project(const struct haltpoll_params *p,
 			   const struct trace *t, struct outcome *o)
 {
-	u64 window_ns = 0;
+	u64 window_ns = 0, late_poll_ns = 0;
 	size_t i;
 
 	for (i = 0; i < t->n; i++) {
@@ -107,24 +192,39 @@ static void replay_project(const struct haltpoll_params *p,
 		/* A trace tells when a timer comes only if it ended the period. */
 		u64 next_timer_ns = t->timer[i] ? idle_ns : UINT64_MAX;
 		u64 lead_ns = haltpoll_lead_in_use(sim_lead_ns, window_ns);
+		u64 limit_ns = window_ns;
+		enum poll_end end;
 
 		o->periods++;
-		if (!haltpoll_should_poll(window_ns, false)) {
+		if (!haltpoll_should_poll(window_ns, late_poll_ns != 0)) {
+			/* A late catch's poll counts with the halt after it. */
 			o->halts++;
-		} else if (haltpoll_timer_first(window_ns, next_timer_ns) &&
-			   next_timer_ns > lead_ns) {
-			/*
-			 * As haltpoll_select(): halt, wake lead_ns before the
-			 * timer and poll for it; the window learns nothing.
-			 */
-			o->halts++;
-			o->timer_caught++;
-			o->polled_ns += lead_ns;
+			window_ns = haltpoll_window_next(p, window_ns, late_poll_ns +
+							 halted_ns(t, i));
+			late_poll_ns = 0;
 			continue;
-		} else if (poll_period(o, window_ns, idle_ns, t->timer[i])) {
-			continue;	/* a caught wakeup teaches nothing */
 		}
-		window_ns = haltpoll_window_next(p, window_ns, idle_ns);
+		if (haltpoll_timer_first(window_ns, next_timer_ns)) {
+			if (next_timer_ns > lead_ns) {
+				/*
+				 * As haltpoll_select(): halt, wake lead_ns
+				 * before the timer and poll for it, both as
+				 * late; the window learns nothing.
+				 */
+				o->halts++;
+				o->timer_caught++;
+				o->polled_ns += lead_ns;
+				continue;
+			}
+			limit_ns = window_ns < next_timer_ns + lead_ns ?
+				   window_ns : next_timer_ns + lead_ns;
+		}
+		end = poll_period(o, t, i, limit_ns);
+		if (end == POLL_CAUGHT_LATE)
+			late_poll_ns = limit_ns + sim_timeout_overrun_ns;
+		if (end != POLL_TIMED_OUT)
+			continue;	/* a caught wakeup teaches nothing */
+		window_ns = haltpoll_window_next(p, window_ns, halted_ns(t, i));
 	}
 }
 
@@ -158,19 +258,25 @@ static void replay_linux612(const struct haltpoll_params *p,
 			    const struct trace *t, struct outcome *o)
 {
 	u64 limit_ns = 0;
+	bool timed_out = false;
 	size_t i;
 
 	for (i = 0; i < t->n; i++) {
-		u64 idle_ns = t->idle_ns[i];
+		enum poll_end end;
 
 		o->periods++;
-		if (limit_ns) {
-			if (poll_period(o, limit_ns, idle_ns, t->timer[i]))
+		/* 6.12 halts after a poll that timed out, caught late or not. */
+		if (limit_ns && !timed_out) {
+			end = poll_period(o, t, i, limit_ns);
+			timed_out = end == POLL_CAUGHT_LATE;
+			if (end != POLL_TIMED_OUT)
 				continue;
-			limit_ns = linux612_adjust(p, limit_ns, idle_ns - limit_ns);
+			limit_ns = linux612_adjust(p, limit_ns,
+						   halted_ns(t, i) - limit_ns);
 		} else {
 			o->halts++;
-			limit_ns = linux612_adjust(p, limit_ns, idle_ns);
+			timed_out = false;
+			limit_ns = linux612_adjust(p, limit_ns, halted_ns(t, i));
 		}
 	}
 }
@@ -189,7 +295,7 @@ static void replay_always_poll(const struct haltpoll_params *p,
 
 	for (i = 0; i < t->n; i++) {
 		o->periods++;
-		poll_period(o, p->max_ns, t->idle_ns[i], t->timer[i]);
+		poll_period(o, t, i, p->max_ns);
 	}
 }
 
@@ -231,6 +337,8 @@ static struct trace *new_trace(struct trace *traces, size_t *count,
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	t->idle_ns = calloc(PERIODS, sizeof(*t->idle_ns));
 	t->timer = calloc(PERIODS, sizeof(*t->timer));
+	t->late_ns = calloc(PERIODS, sizeof(*t->late_ns));
+	t->woken = calloc(PERIODS, sizeof(*t->woken));
 	t->n = PERIODS;
 	return t;
 }
@@ -285,20 +393,28 @@ static void gen_synthetic(struct trace *traces, size_t *count)
 						  exponential_ns(2 * MS);
 }
 
-static void trace_append(struct trace *t, size_t *cap, u64 idle_ns, bool timer)
+static void trace_append(struct trace *t, size_t *cap, u64 idle_ns, bool timer,
+			 u64 late_ns, bool woken)
 {
 	if (t->n == *cap) {
 		*cap *= 2;
 		t->idle_ns = realloc(t->idle_ns, *cap * sizeof(*t->idle_ns));
 		t->timer = realloc(t->timer, *cap * sizeof(*t->timer));
+		t->late_ns = realloc(t->late_ns, *cap * sizeof(*t->late_ns));
+		t->woken = realloc(t->woken, *cap * sizeof(*t->woken));
 	}
+	t->late_ns[t->n] = late_ns;
+	t->woken[t->n] = woken;
 	t->idle_ns[t->n] = idle_ns;
 	t->timer[t->n++] = timer;
 }
 
 /*
  * A recorded trace: one idle period in ns per line, followed by " t" when
- * a timer of the idling CPU ended it.
+ * a timer of the idling CPU ended it, and then, if known, by how many ns
+ * late that timer's interrupt came, or by " w" when the period lasted
+ * until a task's wakeup, the CPU's delay in running left out, and then, if
+ * known (the CPU halted), by that delay.
  */
 static int load_trace(struct trace *traces, size_t *count, const char *path)
 {
@@ -314,27 +430,59 @@ static int load_trace(struct trace *traces, size_t *count, const char *path)
 	snprintf(t->name, sizeof(t->name), "rec:%s", base ? base + 1 : path);
 	t->idle_ns = malloc(cap * sizeof(*t->idle_ns));
 	t->timer = malloc(cap * sizeof(*t->timer));
+	t->late_ns = malloc(cap * sizeof(*t->late_ns));
+	t->woken = malloc(cap * sizeof(*t->woken));
 	t->n = 0;
 	while (fgets(line, sizeof(line), f)) {
-		int fields = sscanf(line, "%" SCNu64 " %c", &v, &mark);
+		u64 late_ns = 0;
+		int fields = sscanf(line, "%" SCNu64 " %c %" SCNu64, &v, &mark,
+				    &late_ns);
 
 		if (fields >= 1)
-			trace_append(t, &cap, v, fields == 2 && mark == 't');
+			trace_append(t, &cap, v, fields >= 2 && mark == 't',
+				     late_ns, fields >= 2 && mark == 'w');
 	}
 	fclose(f);
 	(*count)++;
 	return 0;
 }
 
+static int load_catch_chances(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	double chance, late;
+	u64 x_ns;
+
+	if (!f)
+		return -errno;
+	while (fscanf(f, "%" SCNu64 " %lf %lf", &x_ns, &chance, &late) == 3) {
+		if (x_ns / OVERRUN_STEP_NS >= OVERRUN_STEPS)
+			continue;
+		sim_catch_chance[x_ns / OVERRUN_STEP_NS][0] = chance;
+		sim_catch_chance[x_ns / OVERRUN_STEP_NS][1] = late;
+	}
+	fclose(f);
+	return 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: haltpoll-sim [-j] [-l LEAD_NS] [-p MAX_NS,GROW_START_NS,GROW,SHRINK]\n"
+		"usage: haltpoll-sim [-j] [-r] [-l LEAD_NS] [-w HALT_NS[,POLL_NS]]\n"
+		"                    [-o CHANCES_FILE] [-u TIMEOUT_OVERRUN_NS]\n"
+		"                    [-p MAX_NS,GROW_START_NS,GROW,SHRINK]\n"
 		"                    [TRACE_FILE...]\n"
 		"Replays the synthetic traces and every TRACE_FILE (idle periods\n"
 		"in ns, one per line, \" t\" after those a timer ended) through\n"
-		"each policy; -j prints JSON; -l sets the lead of the early\n"
-		"wakeup before a timer (default 20000).\n");
+		"each policy; -j prints JSON; -r leaves the synthetic traces\n"
+		"out; -l sets the lead of the early wakeup before a timer\n"
+		"(default 20000); -w the delays from a wakeup to a halted\n"
+		"and a polling CPU running (default 0: the periods hold them);\n"
+		"-o the chances that a poll catches a wakeup x ns past its limit\n"
+		"and that it catches it late (lines \"x_ns caught late\", x = 0,\n"
+		"10000, ...), -u how long a poll\n"
+		"that times out runs past it (default: none).\n"
+		"A recorded line may carry a third field, the timer's lateness.\n");
 	exit(2);
 }
 
@@ -367,10 +515,12 @@ static void print_json(const struct trace *traces, size_t n,
 		for (k = 0; k < NR_POLICIES; k++)
 			printf("%s\"%s\": {\"caught\": %" PRIu64 ", \"timer_caught\": %"
 			       PRIu64 ", \"timeouts\": %" PRIu64 ", "
-			       "\"halts\": %" PRIu64 ", \"wasted_ns\": %" PRIu64 "}",
+			       "\"halts\": %" PRIu64 ", \"wasted_ns\": %" PRIu64
+			       ", \"polled_ns\": %" PRIu64 "}",
 			       k ? ", " : "", policies[k].name, out[t][k].caught,
 			       out[t][k].timer_caught, out[t][k].timeouts,
-			       out[t][k].halts, out[t][k].wasted_ns);
+			       out[t][k].halts, out[t][k].wasted_ns,
+			       out[t][k].polled_ns);
 		printf("}}%s\n", t + 1 < n ? "," : "");
 	}
 	printf("  ]\n}\n");
@@ -448,16 +598,34 @@ int main(int argc, char **argv)
 	static struct trace traces[MAX_TRACES];
 	static struct outcome out[MAX_TRACES][NR_POLICIES];
 	size_t n = 0, t, k;
-	int opt, json = 0;
+	int opt, json = 0, recorded_only = 0;
 	const char *why;
 
-	while ((opt = getopt(argc, argv, "jl:p:h")) != -1) {
+	while ((opt = getopt(argc, argv, "jrl:w:o:u:p:h")) != -1) {
 		switch (opt) {
 		case 'j':
 			json = 1;
 			break;
+		case 'r':
+			recorded_only = 1;
+			break;
 		case 'l':
 			sim_lead_ns = strtoull(optarg, NULL, 10);
+			break;
+		case 'o':
+			if (load_catch_chances(optarg)) {
+				fprintf(stderr, "haltpoll-sim: %s: %s\n", optarg,
+					strerror(errno));
+				return 1;
+			}
+			break;
+		case 'u':
+			sim_timeout_overrun_ns = strtoull(optarg, NULL, 10);
+			break;
+		case 'w':
+			if (sscanf(optarg, "%" SCNu64 ",%" SCNu64,
+				   &sim_halt_wake_ns, &sim_poll_wake_ns) < 1)
+				usage();
 			break;
 		case 'p':
 			if (sscanf(optarg, "%u,%u,%u,%u", &p.max_ns,
@@ -473,7 +641,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "haltpoll-sim: %s\n", why);
 		return 2;
 	}
-	gen_synthetic(traces, &n);
+	if (!recorded_only)
+		gen_synthetic(traces, &n);
 	for (; optind < argc && n < MAX_TRACES; optind++)
 		if (load_trace(traces, &n, argv[optind])) {
 			fprintf(stderr, "haltpoll-sim: %s: %s\n", argv[optind],
