@@ -5,7 +5,7 @@
 
 ARCH ?= x86_64
 
-.PHONY: all build run bench check stress sim report lint patches clean help
+.PHONY: all build run bench check stress sim sim-validate report lint patches clean help
 
 all: run
 
@@ -19,6 +19,7 @@ help:
 	@echo "             hotplug and parameter churn, boot options; both arches"
 	@echo "make build   only build the guest kernel (ARCH=x86_64|arm64)"
 	@echo "make sim     replay idle traces through the governor and Linux 6.12's"
+	@echo "make sim-validate  the simulator against both live kernels (x86_64)"
 	@echo "make report  out/report/index.html from make sim and make bench results"
 	@echo "make lint    checkpatch --strict and shellcheck"
 	@echo "make patches the git format-patch series and cover letter in out/patches/"
@@ -52,6 +53,11 @@ stress:
 
 sim:
 	tools/sim/run
+
+sim-validate:
+	tools/build/build --arch x86_64
+	tools/build/build --arch x86_64 --variant stock
+	tools/sim/validate --arch x86_64
 
 report:
 	tools/sim/run > /dev/null

@@ -1,0 +1,324 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check the simulator against the live guest.
+
+Reads the console logs tools/sim/validate recorded from the project's and
+stock Linux 6.12's kernels (tools/sim/guest-validate.sh), rebuilds from
+each CPU's trace the idle periods as that kernel's governor saw them,
+replays them through the simulator's policy for that kernel, and compares
+the predicted polls caught and poll time with what the guest counted.
+
+An idle period, as a governor sees it: one cpuidle residency, except that
+a poll which ran out its window continues in the halt after it (both
+governors take the two as one period), and, in the project's kernel, a
+halt that the governor's early wakeup ended continues in the poll for the
+timer after it (the simulator replays those as one period that a timer
+ended). A poll caught its wakeup when the CPU switched away from the idle
+task before its next idle entry; it ran out its window when the halt
+followed at once.
+
+What the guest counted: polls caught from the trace (and, in the project's
+kernel, haltpoll-stat's polls_caught), poll time from cpuidle's state0
+time counter. Recorded periods are written to out/sim/validate/ and kept
+apart from the synthetic traces and the recorded ones in tools/sim/traces.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import defaultdict
+
+TOLERANCE = 0.15
+EXIT = "4294967295"
+# Timers that do not end a period the simulator could predict: the tick
+# (the governor leaves it out) and the project's own early wakeup.
+OWN_TIMERS = ("tick_nohz_handler", "haltpoll_wake_fn")
+LINE = re.compile(r"\[(\d+)\]\s+\S+\s+(\d+\.\d+):\s+(\w+):\s+(.*)$")
+POLICY = {"project": "project", "stock": "linux-6.12"}
+
+
+def parse_log(path):
+    """{load: {"idle": {(when, cpu): [..]}, "hpstat": {..}, "events": [..]}}"""
+    loads, cur = {}, None
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\r\n")
+            m = re.match(r"@@LOAD (\S+)@@", line)
+            if m:
+                cur = loads[m.group(1)] = {"idle": {}, "hpstat": {},
+                                           "events": []}
+                continue
+            if cur is None:
+                continue
+            if line == "@@END@@":
+                cur = None
+                continue
+            f_ = line.split()
+            if f_[:1] == ["IDLE"]:
+                cur["idle"][(f_[1], int(f_[2]))] = [int(x) for x in f_[3:7]]
+                continue
+            if f_[:1] == ["HPSTAT"]:
+                cur["hpstat"][(f_[1], int(f_[2]))] = [int(x) for x in f_[3:]]
+                continue
+            m = LINE.search(line)
+            if m:
+                cur["events"].append((int(m.group(1)), float(m.group(2)),
+                                      m.group(3), m.group(4)))
+    return loads
+
+
+def residencies(events, cpu):
+    """The CPU's cpuidle residencies, in order, each a dict."""
+    out, cur, expires, window = [], None, {}, None
+    for ecpu, ts, name, rest in events:
+        if name == "guest_halt_poll_ns" and ecpu == cpu:
+            window = int(re.search(r"halt_poll_ns (\d+)", rest).group(1))
+            continue
+        if name == "hrtimer_start":
+            m = re.search(r"hrtimer=(\S+) .*expires=(\d+)", rest)
+            expires[m.group(1)] = (int(m.group(2)), ts)
+            continue
+        if name == "cpu_idle":
+            m = re.search(r"state=(\d+) cpu_id=(\d+)", rest)
+            if int(m.group(2)) != cpu:
+                continue
+            if m.group(1) != EXIT:
+                cur = {"state": int(m.group(1)), "start": ts, "timers": [],
+                       "switched": False, "window": window}
+            elif cur is not None:
+                cur["end"] = ts
+                out.append(cur)
+                cur = None
+        elif ecpu != cpu:
+            continue
+        elif name == "hrtimer_expire_entry" and cur is not None:
+            m = re.search(r"hrtimer=(\S+) function=(\S+) now=(\d+)", rest)
+            cur["timers"].append(m.group(2))
+            if m.group(2) not in OWN_TIMERS and m.group(1) in expires:
+                # When it was due, on the trace clock: expires and now are
+                # CLOCK_MONOTONIC. One armed already expired (a pace that
+                # fell behind) was due when it was armed.
+                exp_ns, armed = expires[m.group(1)]
+                late = (int(m.group(3)) - exp_ns) / 1e9
+                cur.setdefault("due", max(ts - late, armed))
+        elif name == "sched_switch" and cur is None and out:
+            out[-1]["switched"] = True
+    return out
+
+
+def wakings(events, cpu):
+    """When a task of the CPU was woken (sched_waking, on the waker's CPU)."""
+    return [ts for _, ts, name, rest in events if name == "sched_waking"
+            and int(re.search(r"target_cpu=(\d+)", rest).group(1)) == cpu]
+
+
+def periods(res, woken):
+    """Governor periods, each (length_ns, mark), and what the guest counted.
+
+    A period that a task's wakeup ended is cut at the wakeup (sched_waking):
+    the CPU's exit from idle comes later, by a few microseconds from a poll
+    and by the host's wakeup of a halted vCPU from a halt, and which of the
+    two it was is what the simulator decides. The delays are collected:
+    the median one from a halt is the simulator's -w.
+    """
+    counted = {"polls": 0, "caught": 0, "timeouts": 0, "poll_us": 0.0}
+    delays = {0: [], 1: [], "late": [], "overrun": [], "past": []}
+    result, start, w = [], None, 0
+    for i, r in enumerate(res):
+        nxt = res[i + 1] if i + 1 < len(res) else None
+        if start is None:
+            start, first_res = r["start"], r
+        # Only the timer that ended the period counts.
+        timer = any(t not in OWN_TIMERS for t in r["timers"])
+        if r["state"] == 0:
+            counted["polls"] += 1
+            counted["poll_us"] += (r["end"] - r["start"]) * 1e6
+            if not r["switched"] and nxt and nxt["state"] == 1:
+                counted["timeouts"] += 1
+                # Past the window, unless a timer set the limit.
+                if r["window"] is not None and \
+                        all(t in OWN_TIMERS for t in nxt["timers"]):
+                    delays["overrun"].append(r["end"] - r["start"] -
+                                             r["window"] / 1e9)
+                continue
+            counted["caught"] += 1
+        elif "haltpoll_wake_fn" in r["timers"] and nxt and not r["switched"]:
+            continue
+        end = r["end"]
+        # The first wakeup in the period ended it.
+        while w < len(woken) and woken[w] < start:
+            w += 1
+        first = woken[w] if w < len(woken) and woken[w] <= end else None
+        mark = ""
+        if timer and "due" in r:
+            # A timer period lasts until the timer was due, or no time
+            # if it was due before the period began.
+            late = r["end"] - max(r["due"], start)
+            end -= late
+            delays["late"].append(late)
+            mark = f" t {round(late * 1e9)}"
+        elif r["switched"] and first is not None:
+            end = first
+            delays[r["state"]].append(r["end"] - end)
+            mark = f" w {round((r['end'] - end) * 1e9)}" if r["state"] \
+                else " w"
+            if first_res["state"] == 0 and first_res["window"]:
+                # A wakeup this long past the window: caught or not?
+                delays["past"].append((end - start -
+                                       first_res["window"] / 1e9,
+                                       poll_end(r, nxt)))
+        elif timer:
+            mark = " t"
+        result.append((max(1, round((end - start) * 1e9)), mark))
+        start = None
+    return result, counted, delays
+
+
+def poll_end(r, nxt):
+    """How a polled period that a wakeup ended, ending with @r, ended.
+
+    "timeout": it halted. "late": the poll timed out, and the wakeup came
+    before the idle loop could halt; both governors then halt on the next
+    idle entry, whatever the window, which is how it shows. "caught": the
+    poll caught it.
+    """
+    if r["state"] == 1:
+        return "timeout"
+    if nxt and nxt["state"] == 1 and nxt["window"] and \
+            "haltpoll_wake_fn" not in nxt["timers"]:
+        return "late"
+    return "caught"
+
+
+def write_catch_chances(path, past, step_ns=10000, least=5):
+    """Per step of how far past the window a wakeup came, the chances."""
+    seen = defaultdict(int)
+    ends = {"caught": defaultdict(int), "late": defaultdict(int),
+            "timeout": defaultdict(int)}
+    for x, end in past:
+        if x >= 0:
+            seen[int(x * 1e9) // step_ns] += 1
+            ends[end][int(x * 1e9) // step_ns] += 1
+    with open(path, "w") as f:
+        for step in range(100):
+            if seen[step] >= least:
+                f.write(f"{step * step_ns}"
+                        f" {ends['caught'][step] / seen[step]:.3f}"
+                        f" {ends['late'][step] / seen[step]:.3f}\n")
+
+
+def median(values):
+    values = sorted(values)
+    return values[len(values) // 2] if values else 0
+
+
+def simulate(sim, path, policy, lead_ns, delays):
+    cmd = [sim, "-j", "-r", "-l", str(lead_ns), "-o", delays["catch_chances"],
+           "-u", str(max(0, delays["overrun_ns"])), "-w",
+           f"{delays['halt_wake_ns']},{delays['poll_wake_ns']}", path]
+    out = json.loads(subprocess.run(cmd, check=True, capture_output=True,
+                                    text=True).stdout)
+    o = out["traces"][0]["policies"][policy]
+    return o["caught"] + o["timer_caught"], o["polled_ns"] / 1e3
+
+
+def ratio(a, b):
+    return a / b if b else (1.0 if a == 0 else float("inf"))
+
+
+def record(kernel, path, outdir):
+    """Each (load, cpu)'s periods written out, and what the guest counted."""
+    traces, overrun, past = [], [], []
+    for load, d in parse_log(path).items():
+        for cpu in sorted({c for (_, c) in d["idle"]}):
+            per, counted, delays = periods(residencies(d["events"], cpu),
+                                           wakings(d["events"], cpu))
+            overrun += delays["overrun"]
+            past += delays["past"]
+            trace = os.path.join(outdir, f"{kernel}-{load}-cpu{cpu}.txt")
+            with open(trace, "w") as f:
+                for ns, mark in per:
+                    f.write(f"{ns}{mark}\n")
+            hp = d["hpstat"].get(("end", cpu))
+            b, e = d["idle"][("begin", cpu)], d["idle"][("end", cpu)]
+            row = {"kernel": kernel, "load": load, "cpu": cpu,
+                   "trace": trace, "periods": len(per),
+                   "lead_ns": hp[6] if hp else 0,
+                   "halt_wake_ns": round(median(delays[1]) * 1e9),
+                   "poll_wake_ns": round(median(delays[0]) * 1e9),
+                   "timer_late_ns": round(median(delays["late"]) * 1e9),
+                   "caught": counted["caught"], "poll_us": e[1] - b[1],
+                   "trace_poll_us": round(counted["poll_us"]),
+                   "polls": e[0] - b[0], "trace_polls": counted["polls"]}
+            if hp:
+                row["hpstat_caught"] = hp[1] - d["hpstat"][("begin", cpu)][1]
+            traces.append(row)
+    # The poll loop's, the same under every load: measured over them all.
+    chances = os.path.join(outdir, f"{kernel}-catch-chances.txt")
+    write_catch_chances(chances, past)
+    for row in traces:
+        row["catch_chances"] = chances
+        row["overrun_ns"] = round(median(overrun) * 1e9)
+    return traces
+
+
+def print_comparison(totals):
+    """What the simulator says of project against stock, and the guest."""
+    if set(totals) != {"project", "stock"}:
+        return
+    p, s = totals["project"], totals["stock"]
+    print("info    project / stock, simulated and live:")
+    for load in p:
+        if load not in s:
+            continue
+        print(f"        {load:9} caught"
+              f" {ratio(p[load]['sim_caught'], s[load]['sim_caught']):5.2f}"
+              f" / {ratio(p[load]['caught'], s[load]['caught']):5.2f},"
+              f" poll time"
+              f" {ratio(p[load]['sim_poll_us'], s[load]['sim_poll_us']):5.2f}"
+              f" / {ratio(p[load]['poll_us'], s[load]['poll_us']):5.2f}")
+
+
+def main():
+    sim, outdir = sys.argv[1], sys.argv[2]
+    logs = dict(a.split("=", 1) for a in sys.argv[3:])
+    os.makedirs(outdir, exist_ok=True)
+    rows, failed, totals = [], 0, {}
+    print(f"{'kernel':8} {'load':9} {'cpu':>3} {'caught':>15} {'ratio':>6}"
+          f" {'poll_us':>21} {'ratio':>6}  (simulated / counted)")
+    for kernel, path in logs.items():
+        tot = defaultdict(lambda: defaultdict(float))
+        for row in record(kernel, path, outdir):
+            row["sim_caught"], sim_poll = simulate(
+                sim, row["trace"], POLICY[kernel], row["lead_ns"], row)
+            row["sim_poll_us"] = round(sim_poll)
+            rows.append(row)
+            for k in ("sim_caught", "caught", "sim_poll_us", "poll_us"):
+                tot[row["load"]][k] += row[k]
+            print(f"{kernel:8} {row['load']:9} {row['cpu']:>3}"
+                  f" {row['sim_caught']:>7} / {row['caught']:<6}"
+                  f" {ratio(row['sim_caught'], row['caught']):6.2f}"
+                  f" {sim_poll:>9.0f} / {row['poll_us']:<9}"
+                  f" {ratio(sim_poll, row['poll_us']):6.2f}")
+        print(f"        {kernel}: a poll runs {rows[-1]['overrun_ns'] / 1e3:.0f}"
+              " us past its limit (median)")
+        for load, t in tot.items():
+            rc = ratio(t["sim_caught"], t["caught"])
+            rp = ratio(t["sim_poll_us"], t["poll_us"])
+            ok = abs(rc - 1) <= TOLERANCE and abs(rp - 1) <= TOLERANCE
+            failed += not ok
+            print(f"{'ok' if ok else 'FAIL':7} sim-vs-live: {kernel} {load}:"
+                  f" caught {rc:.2f}, poll time {rp:.2f}"
+                  f" (simulated / counted, target within {TOLERANCE:.0%})")
+        totals[kernel] = tot
+    print_comparison(totals)
+    with open(os.path.join(outdir, "validate.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+    print(f"{len(rows)} traces; {failed} kernel/load pairs outside"
+          f" {TOLERANCE:.0%}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
