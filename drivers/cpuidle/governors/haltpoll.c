@@ -49,10 +49,11 @@
  * the halt state, i.e. one the window did not catch:
  *
  * 4. If the wakeup came within guest_halt_poll_ns of the window closing
- *    (the halt lasted at most that long), a larger window would have
- *    caught it: grow the window, multiplying it by guest_halt_poll_grow,
- *    starting from guest_halt_poll_grow_start, capped at
- *    guest_halt_poll_ns.
+ *    (the halt lasted at most that long; the window closed when the poll
+ *    gave up, which may be past window_ns: haltpoll_idle_for_window()),
+ *    a larger window would have caught it: grow the window, multiplying
+ *    it by guest_halt_poll_grow, starting from guest_halt_poll_grow_start,
+ *    capped at guest_halt_poll_ns.
  * 5. Otherwise polling was wasted: if guest_halt_poll_allow_shrink, divide
  *    the window by guest_halt_poll_shrink, dropping to 0 below
  *    guest_halt_poll_grow_start.
@@ -406,6 +407,7 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 {
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
 	u64 residency_ns = dev->last_residency_ns;
+	u64 window_idle_ns;
 
 	hc->reflect_due = false;
 	if (hc->no_poll_state) {
@@ -423,6 +425,8 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 		WRITE_ONCE(hc->polls_caught, hc->polls_caught + 1);
 
 	hc->last_idle_ns = hc->poll_ns + residency_ns;
+	window_idle_ns = haltpoll_idle_for_window(hc->window_ns, hc->poll_ns,
+						  residency_ns);
 	hc->poll_ns = 0;
 	if (haltpoll_end_timer_halt(hc)) {
 		/* A timer says nothing of the wakeups a window is for. */
@@ -430,7 +434,7 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 		return;
 	}
 	if (index != 0)
-		haltpoll_adapt_window(hc, hc->last_idle_ns);
+		haltpoll_adapt_window(hc, window_idle_ns);
 }
 
 /**

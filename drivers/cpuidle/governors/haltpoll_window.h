@@ -149,6 +149,28 @@ static inline u64 haltpoll_window_next(const struct haltpoll_params *p,
 }
 
 /**
+ * haltpoll_idle_for_window - an idle period as its window sees it
+ * @window_ns: window in force during that period
+ * @poll_ns: how long the poll before the halt ran, 0 for none
+ * @halt_ns: how long the halt lasted
+ *
+ * A poll reads the clock only between two of its spins, so one that timed
+ * out ran some time past its window: a few microseconds on hardware, tens
+ * and at times hundreds under emulation. The window closed when the poll
+ * gave up, so the wakeup came @halt_ns after the window, not after
+ * @window_ns: measuring from the window's nominal end would shrink it for a
+ * wakeup that came well within guest_halt_poll_ns of the poll's end (Linux
+ * 6.12 measured the halt alone, too).
+ *
+ * Return: the idle period to pass to haltpoll_window_next().
+ */
+static inline u64 haltpoll_idle_for_window(u64 window_ns, u64 poll_ns,
+					   u64 halt_ns)
+{
+	return haltpoll_min_u64(poll_ns, window_ns) + halt_ns;
+}
+
+/**
  * haltpoll_should_poll - pick between the poll and the halt state
  * @window_ns: current window
  * @poll_timed_out: the previous state was a poll that hit its limit

@@ -193,6 +193,47 @@ static void haltpoll_should_poll_test(struct kunit *test)
 				    c->poll, "case: %s", c->name);
 }
 
+struct window_idle_case {
+	const char *name;
+	u64 window_ns;
+	u64 poll_ns;
+	u64 halt_ns;
+	u64 idle_ns;		/* as the window sees it */
+	u64 next_window_ns;	/* with the defaults */
+};
+
+static const struct window_idle_case window_idle_cases[] = {
+	{ "no poll: the halt", 0, 0, 150 * US, 150 * US, 50 * US },
+	{ "poll ended on time", 100 * US, 100 * US, 150 * US, 250 * US,
+	  200 * US },
+	/* 6.12 and the nominal window alike would shrink here. */
+	{ "poll ran 80 us past: measured from its end", 100 * US, 180 * US,
+	  150 * US, 250 * US, 200 * US },
+	{ "long halt after an overrun still shrinks", 100 * US, 180 * US,
+	  300 * US, 400 * US, 50 * US },
+	{ "poll cut short by a timer", 200 * US, 60 * US, 50 * US, 110 * US,
+	  200 * US },
+};
+
+/* A poll that overran its window: the window closed when the poll ended. */
+static void haltpoll_idle_for_window_test(struct kunit *test)
+{
+	const struct window_idle_case *c;
+	u64 idle_ns;
+
+	for (c = window_idle_cases;
+	     c < window_idle_cases + ARRAY_SIZE(window_idle_cases); c++) {
+		idle_ns = haltpoll_idle_for_window(c->window_ns, c->poll_ns,
+						   c->halt_ns);
+		KUNIT_EXPECT_EQ_MSG(test, idle_ns, c->idle_ns, "case: %s",
+				    c->name);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    haltpoll_window_next(&defaults, c->window_ns,
+							 idle_ns),
+				    c->next_window_ns, "case: %s", c->name);
+	}
+}
+
 struct tick_case {
 	const char *name;
 	u64 last_idle_ns;
@@ -327,6 +368,7 @@ static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_window_shrinks_to_zero_test),
 	KUNIT_CASE(haltpoll_params_invalid_test),
 	KUNIT_CASE(haltpoll_should_poll_test),
+	KUNIT_CASE(haltpoll_idle_for_window_test),
 	KUNIT_CASE(haltpoll_keep_tick_test),
 	KUNIT_CASE(haltpoll_timer_first_test),
 	KUNIT_CASE(haltpoll_lead_test),
