@@ -155,6 +155,14 @@ static u64 halted_ns(const struct trace *t, size_t i)
 	return t->idle_ns[i] + (t->late_ns[i] ?: sim_halt_wake_ns);
 }
 
+/* How long the halt after a poll of @poll_ns lasted. */
+static u64 halt_after(const struct trace *t, size_t i, u64 poll_ns)
+{
+	u64 idle_ns = halted_ns(t, i);
+
+	return idle_ns > poll_ns ? idle_ns - poll_ns : 0;
+}
+
 /*
  * Account period @i of @t polled for at most @limit_ns; true if the poll
  * caught its wakeup, false if it timed out and the CPU halted.
@@ -192,15 +200,16 @@ static void replay_project(const struct haltpoll_params *p,
 		/* A trace tells when a timer comes only if it ended the period. */
 		u64 next_timer_ns = t->timer[i] ? idle_ns : UINT64_MAX;
 		u64 lead_ns = haltpoll_lead_in_use(sim_lead_ns, window_ns);
-		u64 limit_ns = window_ns;
+		u64 limit_ns = window_ns, poll_ns;
 		enum poll_end end;
 
 		o->periods++;
 		if (!haltpoll_should_poll(window_ns, late_poll_ns != 0)) {
 			/* A late catch's poll counts with the halt after it. */
 			o->halts++;
-			window_ns = haltpoll_window_next(p, window_ns, late_poll_ns +
-							 halted_ns(t, i));
+			window_ns = haltpoll_window_next(p, window_ns,
+				haltpoll_idle_for_window(window_ns, late_poll_ns,
+							 halted_ns(t, i)));
 			late_poll_ns = 0;
 			continue;
 		}
@@ -224,7 +233,10 @@ static void replay_project(const struct haltpoll_params *p,
 			late_poll_ns = limit_ns + sim_timeout_overrun_ns;
 		if (end != POLL_TIMED_OUT)
 			continue;	/* a caught wakeup teaches nothing */
-		window_ns = haltpoll_window_next(p, window_ns, halted_ns(t, i));
+		poll_ns = limit_ns + sim_timeout_overrun_ns;
+		window_ns = haltpoll_window_next(p, window_ns,
+			haltpoll_idle_for_window(window_ns, poll_ns,
+						 halt_after(t, i, poll_ns)));
 	}
 }
 
@@ -272,7 +284,7 @@ static void replay_linux612(const struct haltpoll_params *p,
 			if (end != POLL_TIMED_OUT)
 				continue;
 			limit_ns = linux612_adjust(p, limit_ns,
-						   halted_ns(t, i) - limit_ns);
+				halt_after(t, i, limit_ns + sim_timeout_overrun_ns));
 		} else {
 			o->halts++;
 			timed_out = false;
