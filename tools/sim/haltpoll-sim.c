@@ -90,43 +90,41 @@ struct policy {
 static u64 sim_halt_wake_ns, sim_poll_wake_ns;
 
 /*
- * How long a poll runs past its limit: the poll loop reads the clock only
- * every so many iterations, and under TCG an iteration is slow, and slower
- * still while the other vCPU runs (tens of microseconds past a limit are
- * common, hundreds happen). Measured, as two things:
+ * How long a poll runs: the poll loop reads the clock only between two of
+ * its spins (up to 200 PAUSEs, or until the flag changes), so it ends at
+ * the first spin's end past its limit: limit rounded up to whole spins,
+ * and at least one spin. On hardware a spin takes a few microseconds;
+ * under TCG QEMU leaves its CPU loop on every PAUSE, and a spin takes tens
+ * to hundreds of microseconds, more while the other vCPU runs. A wakeup
+ * that comes before the poll's end is caught; one that comes after it but
+ * within the gap before the idle loop enters the halt wakes the CPU too,
+ * but both governors saw the poll time out and halt on the next idle entry
+ * (a late catch).
  *
- * - the chances that a wakeup x ns past the limit is still caught by the
- *   poll, and that it comes after the poll timed out but before the idle
- *   loop entered the halt (-o FILE: lines "x_ns caught late", x in steps
- *   of OVERRUN_STEP_NS from 0; past the last line, none), from the live
- *   guest's polls. A late one wakes the CPU as a caught one does, but both
- *   governors saw the poll time out, and halt on the next idle entry;
- * - how long a poll that timed out lasted past its limit (-u NS).
- *
- * None by default: a poll ends at its limit.
+ * Measured in the live guest (tools/sim/validate): -o FILE, spin lengths
+ * in ns, one per line, one drawn at random for each poll; -g the gap. By
+ * default a poll ends exactly at its limit.
  */
-#define OVERRUN_STEP_NS	(10 * US)
-#define OVERRUN_STEPS	100
-static double sim_catch_chance[OVERRUN_STEPS][2];
-static u64 sim_timeout_overrun_ns;
+#define MAX_SPINS	100000
+static u64 sim_spin_ns[MAX_SPINS];
+static size_t sim_spins;
+static u64 sim_gap_ns;
 
 static double uniform(void);
 
 enum poll_end { POLL_TIMED_OUT, POLL_CAUGHT, POLL_CAUGHT_LATE };
 
-static enum poll_end caught_past_limit(u64 past_ns)
+/* When a poll limited to @limit_ns ends: at the end of a spin. */
+static u64 poll_end_ns(u64 limit_ns)
 {
-	u64 step = past_ns / OVERRUN_STEP_NS;
-	double u;
+	u64 spin_ns;
 
-	if (step >= OVERRUN_STEPS)
-		return POLL_TIMED_OUT;
-	u = uniform();
-	if (u < sim_catch_chance[step][0])
-		return POLL_CAUGHT;
-	if (u < sim_catch_chance[step][0] + sim_catch_chance[step][1])
-		return POLL_CAUGHT_LATE;
-	return POLL_TIMED_OUT;
+	if (!sim_spins)
+		return limit_ns;
+	spin_ns = sim_spin_ns[(size_t)(uniform() * sim_spins)];
+	if (!spin_ns)
+		return limit_ns;
+	return limit_ns ? (limit_ns + spin_ns - 1) / spin_ns * spin_ns : spin_ns;
 }
 
 /*
@@ -168,23 +166,31 @@ static u64 halt_after(const struct trace *t, size_t i, u64 poll_ns)
  * caught its wakeup, false if it timed out and the CPU halted.
  */
 static enum poll_end poll_period(struct outcome *o, const struct trace *t,
-				 size_t i, u64 limit_ns)
+				 size_t i, u64 limit_ns, u64 *polled_ns)
 {
 	u64 end_ns = polled_end_ns(t, i);
-	enum poll_end end = end_ns <= limit_ns ? POLL_CAUGHT :
-			    caught_past_limit(end_ns - limit_ns);
+	u64 poll_ns = poll_end_ns(limit_ns);
 
-	if (end != POLL_TIMED_OUT) {
+	if (end_ns <= poll_ns) {
 		if (t->timer[i])
 			o->timer_caught++;
 		else
 			o->caught++;
-		o->polled_ns += end_ns + (t->woken[i] ? sim_poll_wake_ns : 0);
-		return end;
+		*polled_ns = end_ns + (t->woken[i] ? sim_poll_wake_ns : 0);
+		o->polled_ns += *polled_ns;
+		return POLL_CAUGHT;
+	}
+	*polled_ns = poll_ns;
+	o->polled_ns += poll_ns;
+	if (end_ns <= poll_ns + sim_gap_ns) {
+		if (t->timer[i])
+			o->timer_caught++;
+		else
+			o->caught++;
+		return POLL_CAUGHT_LATE;
 	}
 	o->timeouts++;
-	o->wasted_ns += limit_ns + sim_timeout_overrun_ns;
-	o->polled_ns += limit_ns + sim_timeout_overrun_ns;
+	o->wasted_ns += poll_ns;
 	o->halts++;
 	return POLL_TIMED_OUT;
 }
@@ -228,12 +234,11 @@ static void replay_project(const struct haltpoll_params *p,
 			limit_ns = window_ns < next_timer_ns + lead_ns ?
 				   window_ns : next_timer_ns + lead_ns;
 		}
-		end = poll_period(o, t, i, limit_ns);
+		end = poll_period(o, t, i, limit_ns, &poll_ns);
 		if (end == POLL_CAUGHT_LATE)
-			late_poll_ns = limit_ns + sim_timeout_overrun_ns;
+			late_poll_ns = poll_ns;
 		if (end != POLL_TIMED_OUT)
 			continue;	/* a caught wakeup teaches nothing */
-		poll_ns = limit_ns + sim_timeout_overrun_ns;
 		window_ns = haltpoll_window_next(p, window_ns,
 			haltpoll_idle_for_window(window_ns, poll_ns,
 						 halt_after(t, i, poll_ns)));
@@ -269,7 +274,7 @@ static u64 linux612_adjust(const struct haltpoll_params *p, u64 limit_ns,
 static void replay_linux612(const struct haltpoll_params *p,
 			    const struct trace *t, struct outcome *o)
 {
-	u64 limit_ns = 0;
+	u64 limit_ns = 0, poll_ns;
 	bool timed_out = false;
 	size_t i;
 
@@ -279,12 +284,12 @@ static void replay_linux612(const struct haltpoll_params *p,
 		o->periods++;
 		/* 6.12 halts after a poll that timed out, caught late or not. */
 		if (limit_ns && !timed_out) {
-			end = poll_period(o, t, i, limit_ns);
+			end = poll_period(o, t, i, limit_ns, &poll_ns);
 			timed_out = end == POLL_CAUGHT_LATE;
 			if (end != POLL_TIMED_OUT)
 				continue;
 			limit_ns = linux612_adjust(p, limit_ns,
-				halt_after(t, i, limit_ns + sim_timeout_overrun_ns));
+						   halt_after(t, i, poll_ns));
 		} else {
 			o->halts++;
 			timed_out = false;
@@ -305,9 +310,11 @@ static void replay_always_poll(const struct haltpoll_params *p,
 {
 	size_t i;
 
+	u64 poll_ns;
+
 	for (i = 0; i < t->n; i++) {
 		o->periods++;
-		poll_period(o, t, i, p->max_ns);
+		poll_period(o, t, i, p->max_ns, &poll_ns);
 	}
 }
 
@@ -459,20 +466,15 @@ static int load_trace(struct trace *traces, size_t *count, const char *path)
 	return 0;
 }
 
-static int load_catch_chances(const char *path)
+static int load_spins(const char *path)
 {
 	FILE *f = fopen(path, "r");
-	double chance, late;
-	u64 x_ns;
 
 	if (!f)
 		return -errno;
-	while (fscanf(f, "%" SCNu64 " %lf %lf", &x_ns, &chance, &late) == 3) {
-		if (x_ns / OVERRUN_STEP_NS >= OVERRUN_STEPS)
-			continue;
-		sim_catch_chance[x_ns / OVERRUN_STEP_NS][0] = chance;
-		sim_catch_chance[x_ns / OVERRUN_STEP_NS][1] = late;
-	}
+	while (sim_spins < MAX_SPINS &&
+	       fscanf(f, "%" SCNu64, &sim_spin_ns[sim_spins]) == 1)
+		sim_spins++;
 	fclose(f);
 	return 0;
 }
@@ -481,7 +483,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: haltpoll-sim [-j] [-r] [-l LEAD_NS] [-w HALT_NS[,POLL_NS]]\n"
-		"                    [-o CHANCES_FILE] [-u TIMEOUT_OVERRUN_NS]\n"
+		"                    [-o SPINS_FILE] [-g GAP_NS]\n"
 		"                    [-p MAX_NS,GROW_START_NS,GROW,SHRINK]\n"
 		"                    [TRACE_FILE...]\n"
 		"Replays the synthetic traces and every TRACE_FILE (idle periods\n"
@@ -490,10 +492,9 @@ static void usage(void)
 		"out; -l sets the lead of the early wakeup before a timer\n"
 		"(default 20000); -w the delays from a wakeup to a halted\n"
 		"and a polling CPU running (default 0: the periods hold them);\n"
-		"-o the chances that a poll catches a wakeup x ns past its limit\n"
-		"and that it catches it late (lines \"x_ns caught late\", x = 0,\n"
-		"10000, ...), -u how long a poll\n"
-		"that times out runs past it (default: none).\n"
+		"-o the measured lengths of a poll loop's spin, in ns, one per\n"
+		"line (default: a poll ends at its limit), -g the gap from a\n"
+		"poll's end to the halt (default 0).\n"
 		"A recorded line may carry a third field, the timer's lateness.\n");
 	exit(2);
 }
@@ -613,7 +614,7 @@ int main(int argc, char **argv)
 	int opt, json = 0, recorded_only = 0;
 	const char *why;
 
-	while ((opt = getopt(argc, argv, "jrl:w:o:u:p:h")) != -1) {
+	while ((opt = getopt(argc, argv, "jrl:w:o:g:p:h")) != -1) {
 		switch (opt) {
 		case 'j':
 			json = 1;
@@ -625,14 +626,14 @@ int main(int argc, char **argv)
 			sim_lead_ns = strtoull(optarg, NULL, 10);
 			break;
 		case 'o':
-			if (load_catch_chances(optarg)) {
+			if (load_spins(optarg)) {
 				fprintf(stderr, "haltpoll-sim: %s: %s\n", optarg,
 					strerror(errno));
 				return 1;
 			}
 			break;
-		case 'u':
-			sim_timeout_overrun_ns = strtoull(optarg, NULL, 10);
+		case 'g':
+			sim_gap_ns = strtoull(optarg, NULL, 10);
 			break;
 		case 'w':
 			if (sscanf(optarg, "%" SCNu64 ",%" SCNu64,

@@ -34,6 +34,8 @@ EXIT = "4294967295"
 # Timers that do not end a period the simulator could predict: the tick
 # (the governor leaves it out) and the project's own early wakeup.
 OWN_TIMERS = ("tick_nohz_handler", "haltpoll_wake_fn")
+# guest_halt_poll_grow_start, the window's smallest size when open.
+MIN_WINDOW_NS = 50000
 LINE = re.compile(r"\[(\d+)\]\s+\S+\s+(\d+\.\d+):\s+(\w+):\s+(.*)$")
 POLICY = {"project": "project", "stock": "linux-6.12"}
 
@@ -123,7 +125,7 @@ def periods(res, woken):
     the median one from a halt is the simulator's -w.
     """
     counted = {"polls": 0, "caught": 0, "timeouts": 0, "poll_us": 0.0}
-    delays = {0: [], 1: [], "late": [], "overrun": [], "past": []}
+    delays = {0: [], 1: [], "late": [], "spin": [], "gap": []}
     result, start, w = [], None, 0
     for i, r in enumerate(res):
         nxt = res[i + 1] if i + 1 < len(res) else None
@@ -136,11 +138,12 @@ def periods(res, woken):
             counted["poll_us"] += (r["end"] - r["start"]) * 1e6
             if not r["switched"] and nxt and nxt["state"] == 1:
                 counted["timeouts"] += 1
-                # Past the window, unless a timer set the limit.
-                if r["window"] is not None and \
+                delays["gap"].append(nxt["start"] - r["end"])
+                # A poll limited to less than a spin lasts one spin: the
+                # shortest window, unless a timer set a shorter limit.
+                if r["window"] == MIN_WINDOW_NS and \
                         all(t in OWN_TIMERS for t in nxt["timers"]):
-                    delays["overrun"].append(r["end"] - r["start"] -
-                                             r["window"] / 1e9)
+                    delays["spin"].append(r["end"] - r["start"])
                 continue
             counted["caught"] += 1
         elif "haltpoll_wake_fn" in r["timers"] and nxt and not r["switched"]:
@@ -163,49 +166,11 @@ def periods(res, woken):
             delays[r["state"]].append(r["end"] - end)
             mark = f" w {round((r['end'] - end) * 1e9)}" if r["state"] \
                 else " w"
-            if first_res["state"] == 0 and first_res["window"]:
-                # A wakeup this long past the window: caught or not?
-                delays["past"].append((end - start -
-                                       first_res["window"] / 1e9,
-                                       poll_end(r, nxt)))
         elif timer:
             mark = " t"
         result.append((max(1, round((end - start) * 1e9)), mark))
         start = None
     return result, counted, delays
-
-
-def poll_end(r, nxt):
-    """How a polled period that a wakeup ended, ending with @r, ended.
-
-    "timeout": it halted. "late": the poll timed out, and the wakeup came
-    before the idle loop could halt; both governors then halt on the next
-    idle entry, whatever the window, which is how it shows. "caught": the
-    poll caught it.
-    """
-    if r["state"] == 1:
-        return "timeout"
-    if nxt and nxt["state"] == 1 and nxt["window"] and \
-            "haltpoll_wake_fn" not in nxt["timers"]:
-        return "late"
-    return "caught"
-
-
-def write_catch_chances(path, past, step_ns=10000, least=5):
-    """Per step of how far past the window a wakeup came, the chances."""
-    seen = defaultdict(int)
-    ends = {"caught": defaultdict(int), "late": defaultdict(int),
-            "timeout": defaultdict(int)}
-    for x, end in past:
-        if x >= 0:
-            seen[int(x * 1e9) // step_ns] += 1
-            ends[end][int(x * 1e9) // step_ns] += 1
-    with open(path, "w") as f:
-        for step in range(100):
-            if seen[step] >= least:
-                f.write(f"{step * step_ns}"
-                        f" {ends['caught'][step] / seen[step]:.3f}"
-                        f" {ends['late'][step] / seen[step]:.3f}\n")
 
 
 def median(values):
@@ -214,8 +179,8 @@ def median(values):
 
 
 def simulate(sim, path, policy, lead_ns, delays):
-    cmd = [sim, "-j", "-r", "-l", str(lead_ns), "-o", delays["catch_chances"],
-           "-u", str(max(0, delays["overrun_ns"])), "-w",
+    cmd = [sim, "-j", "-r", "-l", str(lead_ns), "-o", delays["spins"],
+           "-g", str(delays["gap_ns"]), "-w",
            f"{delays['halt_wake_ns']},{delays['poll_wake_ns']}", path]
     out = json.loads(subprocess.run(cmd, check=True, capture_output=True,
                                     text=True).stdout)
@@ -229,13 +194,13 @@ def ratio(a, b):
 
 def record(kernel, path, outdir):
     """Each (load, cpu)'s periods written out, and what the guest counted."""
-    traces, overrun, past = [], [], []
+    traces, spins, gaps = [], [], []
     for load, d in parse_log(path).items():
         for cpu in sorted({c for (_, c) in d["idle"]}):
             per, counted, delays = periods(residencies(d["events"], cpu),
                                            wakings(d["events"], cpu))
-            overrun += delays["overrun"]
-            past += delays["past"]
+            spins += delays["spin"]
+            gaps += delays["gap"]
             trace = os.path.join(outdir, f"{kernel}-{load}-cpu{cpu}.txt")
             with open(trace, "w") as f:
                 for ns, mark in per:
@@ -255,11 +220,13 @@ def record(kernel, path, outdir):
                 row["hpstat_caught"] = hp[1] - d["hpstat"][("begin", cpu)][1]
             traces.append(row)
     # The poll loop's, the same under every load: measured over them all.
-    chances = os.path.join(outdir, f"{kernel}-catch-chances.txt")
-    write_catch_chances(chances, past)
+    spins_path = os.path.join(outdir, f"{kernel}-spins.txt")
+    with open(spins_path, "w") as f:
+        f.writelines(f"{round(x * 1e9)}\n" for x in spins)
     for row in traces:
-        row["catch_chances"] = chances
-        row["overrun_ns"] = round(median(overrun) * 1e9)
+        row["spins"] = spins_path
+        row["spin_ns"] = round(median(spins) * 1e9)
+        row["gap_ns"] = round(median(gaps) * 1e9)
     return traces
 
 
@@ -301,8 +268,9 @@ def main():
                   f" {ratio(row['sim_caught'], row['caught']):6.2f}"
                   f" {sim_poll:>9.0f} / {row['poll_us']:<9}"
                   f" {ratio(sim_poll, row['poll_us']):6.2f}")
-        print(f"        {kernel}: a poll runs {rows[-1]['overrun_ns'] / 1e3:.0f}"
-              " us past its limit (median)")
+        print(f"        {kernel}: a poll loop's spin takes"
+              f" {rows[-1]['spin_ns'] / 1e3:.0f} us, the halt comes"
+              f" {rows[-1]['gap_ns'] / 1e3:.0f} us after a poll (medians)")
         for load, t in tot.items():
             rc = ratio(t["sim_caught"], t["caught"])
             rp = ratio(t["sim_poll_us"], t["poll_us"])
