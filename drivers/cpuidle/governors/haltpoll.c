@@ -38,9 +38,11 @@
  *    deviation, measured per CPU, at most half the window
  *    (haltpoll-timer-lead in haltpoll_window.h), so the CPU gets polling's
  *    timer latency for a poll of about the lead. A timer due within the
- *    lead is polled for at once. Otherwise poll for
- *    window_ns, keeping the tick (it is not stopped for a period that
- *    short).
+ *    lead is polled for at once. If a timer is due past the window but
+ *    within a tick, and such idle periods have not been ending on
+ *    wakeups a poll catches, halt through it (haltpoll-near-timer in
+ *    haltpoll_window.h). Otherwise poll for window_ns, keeping the tick
+ *    (it is not stopped for a period that short).
  * 3. When halting, stop the tick only if the last idle period lasted at
  *    least half a tick; restarting it around every short halt costs more
  *    than the halt saves (haltpoll_keep_tick()).
@@ -101,6 +103,10 @@
  *	ends: the early wakeup haltpoll_halt_for_timer() set, 0 for none
  * @early_wakes: halts that ended on their early wakeup
  * @lead_misses: early wakeups that came with the timer's own wakeup
+ * @near_timer_at_ns: when the near timer of the current idle period is
+ *	due (haltpoll-near-timer), in ktime_get_ns() time; 0 for none
+ * @near_count: the count of near-timer periods, polled for while high
+ * @near_halts: halts chosen for a near timer
  * @reflect_due: a state was selected and its outcome not yet reflected
  * @no_poll_state: the driver's first state does not poll: only pick it;
  *	set when the device is enabled
@@ -118,6 +124,9 @@ struct haltpoll_cpu {
 	u64 timer_halt_ns;
 	u64 early_wakes;
 	u64 lead_misses;
+	u64 near_timer_at_ns;
+	u64 near_halts;
+	unsigned int near_count;
 	bool reflect_due;
 	bool no_poll_state;
 };
@@ -298,6 +307,61 @@ static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 	return haltpoll_halt(hc, stop_tick);
 }
 
+/*
+ * Time from the idle entry to the next hrtimer other than the tick, or
+ * U64_MAX. Unlike the time to the next timer event, this is needed past
+ * the window too, so it cannot stop at the clock event device's next event.
+ */
+static u64 haltpoll_near_timer_ns(void)
+{
+	ktime_t next_ns;
+
+	KUNIT_STATIC_STUB_REDIRECT(haltpoll_near_timer_ns);
+	next_ns = tick_nohz_get_next_hrtimer_without_tick();
+	if (next_ns == KTIME_MAX)
+		return U64_MAX;
+	return max_t(s64, next_ns, 0);
+}
+
+/*
+ * For a poll with @window_ns, note a timer due past the window but within
+ * a tick, and say whether to halt through it instead (haltpoll-near-timer).
+ */
+static bool haltpoll_halt_for_near_timer(struct haltpoll_cpu *hc,
+					 u64 window_ns)
+{
+	u64 timer_ns = haltpoll_near_timer_ns();
+
+	if (timer_ns < window_ns || timer_ns >= TICK_NSEC)
+		return false;
+	hc->near_timer_at_ns = ktime_get_ns() + timer_ns;
+	if (haltpoll_near_timer_poll(hc->near_count))
+		return false;
+	WRITE_ONCE(hc->near_halts, hc->near_halts + 1);
+	return true;
+}
+
+/*
+ * Learn from an idle period that had a near timer: did a wakeup come that
+ * a poll catches, before the timer and within the window? A halt that the
+ * tick ended says nothing either way.
+ */
+static void haltpoll_learn_near_timer(struct haltpoll_cpu *hc, int index,
+				      u64 window_idle_ns, bool got_tick)
+{
+	bool catchable;
+
+	if (!hc->near_timer_at_ns)
+		return;
+	if (index == 0 || !got_tick) {
+		catchable = ktime_get_ns() < hc->near_timer_at_ns &&
+			    (index == 0 || window_idle_ns <= hc->window_ns);
+		hc->near_count = haltpoll_near_timer_count(hc->near_count,
+							   catchable);
+	}
+	hc->near_timer_at_ns = 0;
+}
+
 /* The idle loop runs again after any interrupt: only the lateness matters. */
 static enum hrtimer_restart haltpoll_wake_fn(struct hrtimer *timer)
 {
@@ -347,6 +411,7 @@ static void haltpoll_forget_unreflected(struct haltpoll_cpu *hc)
 	if (!hc->reflect_due)
 		return;
 	hc->poll_ns = 0;
+	hc->near_timer_at_ns = 0;
 	haltpoll_end_timer_halt(hc);
 }
 
@@ -382,6 +447,8 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	if (haltpoll_timer_first(window_ns, timer_ns))
 		return haltpoll_halt_for_timer(dev, hc, window_ns, timer_ns,
 					       stop_tick);
+	if (haltpoll_halt_for_near_timer(hc, window_ns))
+		return haltpoll_halt(hc, stop_tick);
 	return haltpoll_poll(dev, window_ns, stop_tick);
 }
 
@@ -407,6 +474,8 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 {
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
 	u64 residency_ns = dev->last_residency_ns;
+	/* Read on every exit: the flag stays up until read. */
+	bool got_tick = tick_nohz_idle_got_tick();
 	u64 window_idle_ns;
 
 	hc->reflect_due = false;
@@ -428,6 +497,7 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	window_idle_ns = haltpoll_idle_for_window(hc->window_ns, hc->poll_ns,
 						  residency_ns);
 	hc->poll_ns = 0;
+	haltpoll_learn_near_timer(hc, index, window_idle_ns, got_tick);
 	if (haltpoll_end_timer_halt(hc)) {
 		/* A timer says nothing of the wakeups a window is for. */
 		haltpoll_early_woke(hc);
@@ -455,6 +525,7 @@ static int haltpoll_enable_device(struct cpuidle_driver *drv,
 	 * as long as the device is enabled: decide it here, not per idle entry.
 	 */
 	*hc = (struct haltpoll_cpu){
+		.near_count = HALTPOLL_NEAR_TIMER_TOP,
 		.no_poll_state = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING),
 	};
 	return 0;
@@ -480,16 +551,17 @@ static int haltpoll_stats_show(struct seq_file *m, void *unused)
 {
 	unsigned int cpu;
 
-	seq_puts(m, "cpu window_ns polls_caught polls_timed_out wasted_ns early_wakes lead_misses lead_ns\n");
+	seq_puts(m, "cpu window_ns polls_caught polls_timed_out wasted_ns early_wakes lead_misses lead_ns near_halts\n");
 	for_each_online_cpu(cpu) {
 		struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, cpu);
 
-		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu\n", cpu,
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu\n", cpu,
 			   READ_ONCE(hc->window_ns), READ_ONCE(hc->polls_caught),
 			   READ_ONCE(hc->polls_timed_out),
 			   READ_ONCE(hc->wasted_ns), READ_ONCE(hc->early_wakes),
 			   READ_ONCE(hc->lead_misses),
-			   haltpoll_lead_ns(&per_cpu_ptr(&haltpoll_wakes, cpu)->lateness));
+			   haltpoll_lead_ns(&per_cpu_ptr(&haltpoll_wakes, cpu)->lateness),
+			   READ_ONCE(hc->near_halts));
 	}
 	return 0;
 }

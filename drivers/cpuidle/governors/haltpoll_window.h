@@ -284,6 +284,55 @@ static inline u64 haltpoll_lead_in_use(u64 lead_ns, u64 window_ns)
 }
 
 /**
+ * DOC: haltpoll-near-timer
+ *
+ * A CPU that sleeps on short timers of its own (a pacing loop, a periodic
+ * thread) has idle periods of two kinds: those its timer ends, and those a
+ * wakeup from elsewhere ends, such as a reply. One window serves both, and
+ * they pull it apart: a reply coming shortly after a closed window opens
+ * it, and the next timer period then polls the window in vain, halts, and
+ * closes it again. Each opening is a wasted poll that never catches
+ * anything (a ping-pong paced at 1 ms: one 50 us poll in vain per round
+ * trip). Linux 6.12 does the same.
+ *
+ * The governor knows when a timer is due. Periods with one (other than
+ * the tick) due past the window but within a tick, a horizon that leaves
+ * out housekeeping timers, as tick_nohz does when deciding whether
+ * stopping the tick pays, get a 2-bit count of their own: a wakeup that a
+ * poll catches (before the timer and within the window) sets it to its
+ * top, anything else takes one from it, and while it is below its middle
+ * such periods halt instead of polling. The window itself learns from them
+ * as before.
+ */
+#define HALTPOLL_NEAR_TIMER_TOP		3U
+
+/**
+ * haltpoll_near_timer_poll - whether to poll with a near timer due
+ * @count: the CPU's count of near-timer periods
+ *
+ * Return: true if such periods have caught wakeups lately.
+ */
+static inline bool haltpoll_near_timer_poll(unsigned int count)
+{
+	return count > HALTPOLL_NEAR_TIMER_TOP / 2;
+}
+
+/**
+ * haltpoll_near_timer_count - learn from a period with a near timer
+ * @count: the CPU's count of near-timer periods
+ * @catchable: a wakeup came before the timer and within the window
+ *
+ * Return: the new count.
+ */
+static inline unsigned int haltpoll_near_timer_count(unsigned int count,
+						     bool catchable)
+{
+	if (catchable)
+		return HALTPOLL_NEAR_TIMER_TOP;
+	return count ? count - 1 : 0;
+}
+
+/**
  * haltpoll_keep_tick - whether a halt should leave the scheduler tick running
  * @last_idle_ns: length of the previous idle period
  * @tick_ns: length of a tick period

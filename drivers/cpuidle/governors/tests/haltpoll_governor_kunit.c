@@ -234,6 +234,36 @@ static void haltpoll_idle_for_window_test(struct kunit *test)
 	}
 }
 
+struct near_timer_case {
+	const char *name;
+	unsigned int count;
+	bool catchable;
+	unsigned int next;
+	bool poll;		/* with the next count */
+};
+
+static const struct near_timer_case near_timer_cases[] = {
+	{ "a fresh CPU polls, one miss keeps it polling", 3, false, 2, true },
+	{ "two misses in a row halt", 2, false, 1, false },
+	{ "misses bottom out", 0, false, 0, false },
+	{ "one catch polls again at once", 0, true, 3, true },
+	{ "a catch tops the count", 2, true, 3, true },
+};
+
+static void haltpoll_near_timer_test(struct kunit *test)
+{
+	const struct near_timer_case *c;
+	unsigned int next;
+
+	for (c = near_timer_cases;
+	     c < near_timer_cases + ARRAY_SIZE(near_timer_cases); c++) {
+		next = haltpoll_near_timer_count(c->count, c->catchable);
+		KUNIT_EXPECT_EQ_MSG(test, next, c->next, "case: %s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, haltpoll_near_timer_poll(next), c->poll,
+				    "case: %s", c->name);
+	}
+}
+
 struct tick_case {
 	const char *name;
 	u64 last_idle_ns;
@@ -369,6 +399,7 @@ static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_params_invalid_test),
 	KUNIT_CASE(haltpoll_should_poll_test),
 	KUNIT_CASE(haltpoll_idle_for_window_test),
+	KUNIT_CASE(haltpoll_near_timer_test),
 	KUNIT_CASE(haltpoll_keep_tick_test),
 	KUNIT_CASE(haltpoll_timer_first_test),
 	KUNIT_CASE(haltpoll_lead_test),

@@ -12,6 +12,7 @@
 
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/delay.h>
 
 #define HP_US	1000ULL
 
@@ -19,6 +20,7 @@ struct haltpoll_select_fixture {
 	struct cpuidle_driver drv;
 	struct cpuidle_device dev;
 	u64 next_timer_ns;
+	u64 near_timer_ns;
 	unsigned int saved_max_ns;
 };
 
@@ -27,6 +29,11 @@ static struct haltpoll_select_fixture *haltpoll_fixture;
 static u64 haltpoll_test_next_timer_ns(u64 window_ns)
 {
 	return haltpoll_fixture->next_timer_ns;
+}
+
+static u64 haltpoll_test_near_timer_ns(void)
+{
+	return haltpoll_fixture->near_timer_ns;
 }
 
 static struct haltpoll_cpu *haltpoll_test_cpu(struct haltpoll_select_fixture *f)
@@ -58,6 +65,8 @@ static void haltpoll_test_reflect(struct haltpoll_select_fixture *f, int index,
 {
 	f->dev.last_residency_ns = residency_ns;
 	f->dev.poll_time_limit = poll_timed_out;
+	/* No tick ended these periods: drop one left from the CPU's last idle. */
+	tick_nohz_idle_got_tick();
 	local_irq_disable();
 	haltpoll_reflect(&f->dev, index);
 	local_irq_enable();
@@ -80,6 +89,7 @@ static int haltpoll_select_test_init(struct kunit *test)
 	f->drv.states[1].flags = 0;
 	f->drv.state_count = 2;
 	f->next_timer_ns = U64_MAX;
+	f->near_timer_ns = U64_MAX;
 	/* Windows up to the cap, so that an early wakeup can be milliseconds away. */
 	f->saved_max_ns = haltpoll_params.max_ns;
 	WRITE_ONCE(haltpoll_params.max_ns, HALTPOLL_WINDOW_CAP_NS);
@@ -88,6 +98,8 @@ static int haltpoll_select_test_init(struct kunit *test)
 	haltpoll_test_wake(f)->lateness = (struct haltpoll_lateness){ };
 	kunit_activate_static_stub(test, haltpoll_next_timer_ns,
 				   haltpoll_test_next_timer_ns);
+	kunit_activate_static_stub(test, haltpoll_near_timer_ns,
+				   haltpoll_test_near_timer_ns);
 	test->priv = f;
 	return 0;
 }
@@ -292,6 +304,47 @@ static void haltpoll_select_no_poll_state_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, stop_tick);
 }
 
+/*
+ * A timer due past the window but within a tick: polled for while such
+ * periods catch wakeups, halted through after two that did not, polled
+ * for again after one that would have caught a wakeup.
+ */
+static void haltpoll_select_near_timer_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	bool stop_tick;
+	int i;
+
+	hc->window_ns = 100 * HP_US;
+	/* Due as the window closes: over by the time the period is reflected. */
+	f->near_timer_ns = 100 * HP_US;
+	for (i = 0; i < 2; i++) {
+		KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+		KUNIT_EXPECT_NE(test, hc->near_timer_at_ns, 0);
+		haltpoll_test_reflect(f, 0, 100 * HP_US, true);
+		KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+		usleep_range(150, 200);
+		haltpoll_test_reflect(f, 1, 400 * HP_US, false);
+		hc->window_ns = 100 * HP_US;
+	}
+	KUNIT_EXPECT_EQ(test, hc->near_count, 1);
+	/* Now a timer a tick away, and a wakeup 30 us in: poll again. */
+	f->near_timer_ns = TICK_NSEC - 1;
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_EXPECT_EQ(test, hc->near_halts, 1);
+	haltpoll_test_reflect(f, 1, 30 * HP_US, false);
+	KUNIT_EXPECT_EQ(test, hc->near_count, HALTPOLL_NEAR_TIMER_TOP);
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+
+	/* Timers a tick or more away, or none, change nothing. */
+	haltpoll_test_reflect(f, 0, 30 * HP_US, false);
+	hc->near_count = 0;
+	f->near_timer_ns = TICK_NSEC;
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	KUNIT_EXPECT_EQ(test, hc->near_timer_at_ns, 0);
+}
+
 static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_closed_window_test),
 	KUNIT_CASE(haltpoll_select_opens_window_test),
@@ -300,6 +353,7 @@ static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_ebusy_test),
 	KUNIT_CASE(haltpoll_select_disabled_state_test),
 	KUNIT_CASE(haltpoll_select_no_poll_state_test),
+	KUNIT_CASE(haltpoll_select_near_timer_test),
 	{}
 };
 
