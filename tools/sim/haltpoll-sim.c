@@ -136,6 +136,15 @@ static u64 poll_end_ns(u64 limit_ns)
  */
 static u64 sim_lead_ns = 20 * US;
 
+/*
+ * The tick of the kernels the traces were recorded in (HZ=250): timers
+ * due within it are near (haltpoll-near-timer). A trace knows only the
+ * timers that ended a period, so the count of near-timer periods only
+ * ever goes down here; in the guest, a wakeup before a near timer raises
+ * it.
+ */
+#define SIM_TICK_NS	(4 * MS)
+
 /* When a polling CPU runs again, from the start of the period. */
 static u64 polled_end_ns(const struct trace *t, size_t i)
 {
@@ -199,6 +208,7 @@ static void replay_project(const struct haltpoll_params *p,
 			   const struct trace *t, struct outcome *o)
 {
 	u64 window_ns = 0, late_poll_ns = 0;
+	unsigned int near_count = HALTPOLL_NEAR_TIMER_TOP;
 	size_t i;
 
 	for (i = 0; i < t->n; i++) {
@@ -233,6 +243,20 @@ static void replay_project(const struct haltpoll_params *p,
 			}
 			limit_ns = window_ns < next_timer_ns + lead_ns ?
 				   window_ns : next_timer_ns + lead_ns;
+		} else if (next_timer_ns < SIM_TICK_NS) {
+			/*
+			 * A near timer (haltpoll-near-timer), which ends the
+			 * period: no wakeup a poll could catch came first.
+			 */
+			bool poll = haltpoll_near_timer_poll(near_count);
+
+			near_count = haltpoll_near_timer_count(near_count, false);
+			if (!poll) {
+				o->halts++;
+				window_ns = haltpoll_window_next(p, window_ns,
+								 halted_ns(t, i));
+				continue;
+			}
 		}
 		end = poll_period(o, t, i, limit_ns, &poll_ns);
 		if (end == POLL_CAUGHT_LATE)

@@ -68,7 +68,7 @@
  * the window only when the halt outlasted the window itself, so a window
  * just short of a steady wakeup never caught up with it; on the simulator's
  * suite this governor catches 1.21 times as many wakeups (timers aside) and
- * wastes 0.60 times the poll time.
+ * wastes 0.55 times the poll time.
  *
  * The parameters take every value Linux 6.12 took but grow_start 0, with
  * which a closed window would never open again; no value, or combination
