@@ -23,7 +23,8 @@
  * - window_ns: how long the poll state may spin before giving up. Starts at
  *   0 (no polling) when the CPU's cpuidle device is enabled.
  * - idle_ns: length of the idle period that just ended: the time spent
- *   polling plus, if the poll timed out, the time spent halted.
+ *   polling plus, if the poll timed out, the time spent halted; as the
+ *   window sees it, the poll counts for at most the window.
  *
  * Procedure, on every idle entry (haltpoll_select()):
  *
@@ -105,6 +106,7 @@
  * @lead_misses: early wakeups that came with the timer's own wakeup
  * @near_timer_at_ns: when the near timer of the current idle period is
  *	due (haltpoll-near-timer), in ktime_get_ns() time; 0 for none
+ * @near_window_ns: the window that period was selected with
  * @near_count: the count of near-timer periods, polled for while high
  * @near_halts: halts chosen for a near timer
  * @reflect_due: a state was selected and its outcome not yet reflected
@@ -125,6 +127,7 @@ struct haltpoll_cpu {
 	u64 early_wakes;
 	u64 lead_misses;
 	u64 near_timer_at_ns;
+	u64 near_window_ns;
 	u64 near_halts;
 	unsigned int near_count;
 	bool reflect_due;
@@ -251,36 +254,34 @@ static int haltpoll_poll(struct cpuidle_device *dev, u64 window_ns,
 	return 0;
 }
 
-/*
- * Time to the next timer event, leaving the tick out: a poll runs through
- * the tick, which wakes no task, so only a timer that does can end the
- * poll. Counting the tick made a 2.4 ms window halt on 60% of idle entries
- * at HZ=250 and doubled the round trip of a ping-pong. When the tick
- * cannot be stopped (nohz=off, RCU or irq_work pending), the sleep length
- * is the time to the next event, tick included: take the next hrtimer
- * other than the tick instead.
- *
- * Only whether that comes before @window_ns matters, and finding it takes
- * the timer locks, on every idle entry that could poll. While the tick
- * runs, no timer expires before the event the clock event device is
- * programmed for, so if that is at least @window_ns away, say so without
- * looking further.
- *
- * Return: the time to the next timer event, or, when it is at least
- * @window_ns away, possibly just @window_ns.
- */
-static u64 haltpoll_next_timer_ns(u64 window_ns)
+/* The time now, on the clock hrtimers expire by. */
+static u64 haltpoll_now_ns(void)
 {
-	ktime_t next_event_ns, sleep_ns;
+	KUNIT_STATIC_STUB_REDIRECT(haltpoll_now_ns);
+	return ktime_get_ns();
+}
 
-	KUNIT_STATIC_STUB_REDIRECT(haltpoll_next_timer_ns, window_ns);
-	if (!tick_nohz_tick_stopped() &&
-	    ktime_sub(tick_nohz_get_next_hrtimer(), ktime_get()) >= (s64)window_ns)
-		return window_ns;
-	sleep_ns = tick_nohz_get_sleep_length(&next_event_ns);
-	if (sleep_ns == next_event_ns)
-		sleep_ns = tick_nohz_get_next_hrtimer_without_tick();
-	return max_t(s64, sleep_ns, 0);
+/*
+ * Time from @now_ns to the next hrtimer other than the tick, U64_MAX for
+ * none: a poll runs through the tick, which wakes no task, so only a timer
+ * that does can end the poll. Counting the tick made a 2.4 ms window halt
+ * on 60% of idle entries at HZ=250 and doubled the round trip of a
+ * ping-pong, and tick_nohz_get_sleep_length() counts it whenever the tick
+ * cannot be stopped (nohz=off, RCU or irq_work pending). Timer-wheel
+ * timers, which run from the tick, are left out with it.
+ *
+ * One walk of this CPU's hrtimer bases under their lock, as
+ * tick_nohz_get_sleep_length() does for menu and teo.
+ */
+static u64 haltpoll_next_timer_ns(u64 now_ns)
+{
+	ktime_t next_ns;
+
+	KUNIT_STATIC_STUB_REDIRECT(haltpoll_next_timer_ns, now_ns);
+	next_ns = tick_nohz_get_next_hrtimer_without_tick();
+	if (next_ns == KTIME_MAX)
+		return U64_MAX;
+	return max_t(s64, ktime_sub_ns(next_ns, now_ns), 0);
 }
 
 /*
@@ -308,33 +309,18 @@ static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 }
 
 /*
- * Time from the idle entry to the next hrtimer other than the tick, or
- * U64_MAX. Unlike the time to the next timer event, this is needed past
- * the window too, so it cannot stop at the clock event device's next event.
- */
-static u64 haltpoll_near_timer_ns(void)
-{
-	ktime_t next_ns;
-
-	KUNIT_STATIC_STUB_REDIRECT(haltpoll_near_timer_ns);
-	next_ns = tick_nohz_get_next_hrtimer_without_tick();
-	if (next_ns == KTIME_MAX)
-		return U64_MAX;
-	return max_t(s64, next_ns, 0);
-}
-
-/*
- * For a poll with @window_ns, note a timer due past the window but within
- * a tick, and say whether to halt through it instead (haltpoll-near-timer).
+ * For a poll with @window_ns, note a timer due @timer_ns from @now_ns,
+ * past the window but within a tick, and say whether to halt through it
+ * instead (haltpoll-near-timer).
  */
 static bool haltpoll_halt_for_near_timer(struct haltpoll_cpu *hc,
-					 u64 window_ns)
+					 u64 window_ns, u64 now_ns,
+					 u64 timer_ns)
 {
-	u64 timer_ns = haltpoll_near_timer_ns();
-
 	if (timer_ns < window_ns || timer_ns >= TICK_NSEC)
 		return false;
-	hc->near_timer_at_ns = ktime_get_ns() + timer_ns;
+	hc->near_timer_at_ns = now_ns + timer_ns;
+	hc->near_window_ns = window_ns;
 	if (haltpoll_near_timer_poll(hc->near_count))
 		return false;
 	WRITE_ONCE(hc->near_halts, hc->near_halts + 1);
@@ -354,8 +340,8 @@ static void haltpoll_learn_near_timer(struct haltpoll_cpu *hc, int index,
 	if (!hc->near_timer_at_ns)
 		return;
 	if (index == 0 || !got_tick) {
-		catchable = ktime_get_ns() < hc->near_timer_at_ns &&
-			    (index == 0 || window_idle_ns <= hc->window_ns);
+		catchable = haltpoll_now_ns() < hc->near_timer_at_ns &&
+			    (index == 0 || window_idle_ns <= hc->near_window_ns);
 		hc->near_count = haltpoll_near_timer_count(hc->near_count,
 							   catchable);
 	}
@@ -428,7 +414,7 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	/* A lowered guest_halt_poll_ns applies at once, not at the next halt. */
 	u64 window_ns = min_t(u64, hc->window_ns,
 			      READ_ONCE(haltpoll_params.max_ns));
-	u64 timer_ns;
+	u64 now_ns, timer_ns;
 
 	haltpoll_forget_unreflected(hc);
 	hc->reflect_due = true;
@@ -443,11 +429,12 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	if (dev->states_usage[0].disable ||
 	    !haltpoll_should_poll(window_ns, hc->poll_ns != 0))
 		return haltpoll_halt(hc, stop_tick);
-	timer_ns = haltpoll_next_timer_ns(window_ns);
+	now_ns = haltpoll_now_ns();
+	timer_ns = haltpoll_next_timer_ns(now_ns);
 	if (haltpoll_timer_first(window_ns, timer_ns))
 		return haltpoll_halt_for_timer(dev, hc, window_ns, timer_ns,
 					       stop_tick);
-	if (haltpoll_halt_for_near_timer(hc, window_ns))
+	if (haltpoll_halt_for_near_timer(hc, window_ns, now_ns, timer_ns))
 		return haltpoll_halt(hc, stop_tick);
 	return haltpoll_poll(dev, window_ns, stop_tick);
 }
@@ -474,10 +461,11 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 {
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
 	u64 residency_ns = dev->last_residency_ns;
-	/* Read on every exit: the flag stays up until read. */
-	bool got_tick = tick_nohz_idle_got_tick();
 	u64 window_idle_ns;
+	bool got_tick;
 
+	/* Whether the tick ran since the last exit, on every exit, as menu. */
+	got_tick = tick_nohz_idle_got_tick();
 	hc->reflect_due = false;
 	if (hc->no_poll_state) {
 		hc->last_idle_ns = residency_ns;

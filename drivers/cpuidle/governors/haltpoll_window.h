@@ -120,7 +120,8 @@ static inline u64 haltpoll_window_shrink(const struct haltpoll_params *p,
  * haltpoll_window_next - adapt the window to the idle period that just ended
  * @p: parameters
  * @window_ns: window in force during that period
- * @idle_ns: whole idle period, poll time plus halt time
+ * @idle_ns: the idle period as the window sees it, poll time (at most the
+ *	window) plus halt time: haltpoll_idle_for_window()
  *
  * Called for idle periods that ended in the halt state. If the window
  * covered the whole period (the poll state was disabled) there is nothing
@@ -295,14 +296,20 @@ static inline u64 haltpoll_lead_in_use(u64 lead_ns, u64 window_ns)
  * anything (a ping-pong paced at 1 ms: one 50 us poll in vain per round
  * trip). Linux 6.12 does the same.
  *
- * The governor knows when a timer is due. Periods with one (other than
- * the tick) due past the window but within a tick, a horizon that leaves
- * out housekeeping timers, as tick_nohz does when deciding whether
- * stopping the tick pays, get a 2-bit count of their own: a wakeup that a
- * poll catches (before the timer and within the window) sets it to its
- * top, anything else takes one from it, and while it is below its middle
- * such periods halt instead of polling. The window itself learns from them
- * as before.
+ * The governor knows when an hrtimer is due. Periods with one (other than
+ * the tick) due past the window but within a tick get a 2-bit count of
+ * their own: a wakeup that a poll catches (before the timer and within the
+ * window) sets it to its top, any other end but a halt the tick ended
+ * takes one from it, and while it is in its lower half such periods halt
+ * instead of polling. The window itself learns from them as before: left
+ * out, as early-woken halts are, they would leave the window open for the
+ * wakeups between the timers, caught then at several times the poll time
+ * (replayed on the pacing CPU at 1 ms: 10 times the catches for 6 times
+ * the poll time), a trade guest_halt_poll_ns already offers. The
+ * horizon of a tick keeps the count to the timers a workload sleeps on
+ * between its wakeups, not those that only guard against a wakeup never
+ * coming (a watchdog, a 10 ms timeout). Timer-wheel timers (msleep(),
+ * schedule_timeout()) run from the tick and are not seen.
  */
 #define HALTPOLL_NEAR_TIMER_TOP		3U
 

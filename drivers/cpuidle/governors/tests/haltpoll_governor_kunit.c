@@ -206,7 +206,7 @@ static const struct window_idle_case window_idle_cases[] = {
 	{ "no poll: the halt", 0, 0, 150 * US, 150 * US, 50 * US },
 	{ "poll ended on time", 100 * US, 100 * US, 150 * US, 250 * US,
 	  200 * US },
-	/* 6.12 and the nominal window alike would shrink here. */
+	/* From the window's nominal end it came 230 us after: shrink. */
 	{ "poll ran 80 us past: measured from its end", 100 * US, 180 * US,
 	  150 * US, 250 * US, 200 * US },
 	{ "long halt after an overrun still shrinks", 100 * US, 180 * US,

@@ -12,7 +12,6 @@
 
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
-#include <linux/delay.h>
 
 #define HP_US	1000ULL
 
@@ -20,20 +19,21 @@ struct haltpoll_select_fixture {
 	struct cpuidle_driver drv;
 	struct cpuidle_device dev;
 	u64 next_timer_ns;
-	u64 near_timer_ns;
+	u64 now_ns;
 	unsigned int saved_max_ns;
 };
 
 static struct haltpoll_select_fixture *haltpoll_fixture;
 
-static u64 haltpoll_test_next_timer_ns(u64 window_ns)
+static u64 haltpoll_test_next_timer_ns(u64 now_ns)
 {
 	return haltpoll_fixture->next_timer_ns;
 }
 
-static u64 haltpoll_test_near_timer_ns(void)
+/* The governor's clock, which the tests move. */
+static u64 haltpoll_test_now_ns(void)
 {
-	return haltpoll_fixture->near_timer_ns;
+	return haltpoll_fixture->now_ns;
 }
 
 static struct haltpoll_cpu *haltpoll_test_cpu(struct haltpoll_select_fixture *f)
@@ -89,7 +89,7 @@ static int haltpoll_select_test_init(struct kunit *test)
 	f->drv.states[1].flags = 0;
 	f->drv.state_count = 2;
 	f->next_timer_ns = U64_MAX;
-	f->near_timer_ns = U64_MAX;
+	f->now_ns = NSEC_PER_SEC;
 	/* Windows up to the cap, so that an early wakeup can be milliseconds away. */
 	f->saved_max_ns = haltpoll_params.max_ns;
 	WRITE_ONCE(haltpoll_params.max_ns, HALTPOLL_WINDOW_CAP_NS);
@@ -98,8 +98,7 @@ static int haltpoll_select_test_init(struct kunit *test)
 	haltpoll_test_wake(f)->lateness = (struct haltpoll_lateness){ };
 	kunit_activate_static_stub(test, haltpoll_next_timer_ns,
 				   haltpoll_test_next_timer_ns);
-	kunit_activate_static_stub(test, haltpoll_near_timer_ns,
-				   haltpoll_test_near_timer_ns);
+	kunit_activate_static_stub(test, haltpoll_now_ns, haltpoll_test_now_ns);
 	test->priv = f;
 	return 0;
 }
@@ -109,7 +108,8 @@ static void haltpoll_select_test_exit(struct kunit *test)
 	struct haltpoll_select_fixture *f = test->priv;
 
 	hrtimer_cancel(&haltpoll_test_wake(f)->timer);
-	*haltpoll_test_cpu(f) = (struct haltpoll_cpu){ };
+	/* Leave the CPU's state as a freshly enabled device has it. */
+	haltpoll_enable_device(&f->drv, &f->dev);
 	WRITE_ONCE(haltpoll_params.max_ns, f->saved_max_ns);
 }
 
@@ -316,33 +316,66 @@ static void haltpoll_select_near_timer_test(struct kunit *test)
 	bool stop_tick;
 	int i;
 
-	hc->window_ns = 100 * HP_US;
-	/* Due as the window closes: over by the time the period is reflected. */
-	f->near_timer_ns = 100 * HP_US;
+	f->next_timer_ns = 500 * HP_US;
 	for (i = 0; i < 2; i++) {
+		hc->window_ns = 100 * HP_US;
 		KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
-		KUNIT_EXPECT_NE(test, hc->near_timer_at_ns, 0);
+		KUNIT_EXPECT_EQ(test, hc->near_timer_at_ns,
+				f->now_ns + 500 * HP_US);
 		haltpoll_test_reflect(f, 0, 100 * HP_US, true);
 		KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
-		usleep_range(150, 200);
-		haltpoll_test_reflect(f, 1, 400 * HP_US, false);
-		hc->window_ns = 100 * HP_US;
+		/* The halt that follows ends on the timer. */
+		f->now_ns += 600 * HP_US;
+		haltpoll_test_reflect(f, 1, 500 * HP_US, false);
 	}
 	KUNIT_EXPECT_EQ(test, hc->near_count, 1);
-	/* Now a timer a tick away, and a wakeup 30 us in: poll again. */
-	f->near_timer_ns = TICK_NSEC - 1;
+	hc->window_ns = 100 * HP_US;
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
 	KUNIT_EXPECT_EQ(test, hc->near_halts, 1);
+
+	/* A wakeup 30 us in, before the timer and within the window. */
+	f->now_ns += 30 * HP_US;
 	haltpoll_test_reflect(f, 1, 30 * HP_US, false);
 	KUNIT_EXPECT_EQ(test, hc->near_count, HALTPOLL_NEAR_TIMER_TOP);
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
 
-	/* Timers a tick or more away, or none, change nothing. */
-	haltpoll_test_reflect(f, 0, 30 * HP_US, false);
-	hc->near_count = 0;
-	f->near_timer_ns = TICK_NSEC;
+	/* A poll the timer itself ended counts against polling. */
+	f->now_ns += 500 * HP_US;
+	haltpoll_test_reflect(f, 0, 500 * HP_US, false);
+	KUNIT_EXPECT_EQ(test, hc->near_count, HALTPOLL_NEAR_TIMER_TOP - 1);
+
+	/* A selection cpuidle did not reflect (-EBUSY) leaves nothing. */
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	f->next_timer_ns = U64_MAX;
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
 	KUNIT_EXPECT_EQ(test, hc->near_timer_at_ns, 0);
+
+	/* Timers a tick or more away change nothing. */
+	f->next_timer_ns = TICK_NSEC;
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	KUNIT_EXPECT_EQ(test, hc->near_timer_at_ns, 0);
+}
+
+/*
+ * A poll that ran past its window: the window closed when the poll gave
+ * up, so a wakeup 150 us after that, within guest_halt_poll_ns, grows the
+ * window. Counted from the window's nominal end, it came 230 us after and
+ * shrank it.
+ */
+static void haltpoll_select_poll_overrun_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	bool stop_tick;
+
+	WRITE_ONCE(haltpoll_params.max_ns, 200 * HP_US);
+	hc->window_ns = 100 * HP_US;
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	haltpoll_test_reflect(f, 0, 180 * HP_US, true);
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	haltpoll_test_reflect(f, 1, 150 * HP_US, false);
+	KUNIT_EXPECT_EQ(test, hc->window_ns, 200 * HP_US);
+	KUNIT_EXPECT_EQ(test, hc->last_idle_ns, 330 * HP_US);
 }
 
 static struct kunit_case haltpoll_select_cases[] = {
@@ -354,6 +387,7 @@ static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_disabled_state_test),
 	KUNIT_CASE(haltpoll_select_no_poll_state_test),
 	KUNIT_CASE(haltpoll_select_near_timer_test),
+	KUNIT_CASE(haltpoll_select_poll_overrun_test),
 	{}
 };
 
