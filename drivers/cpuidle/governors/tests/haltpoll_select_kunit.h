@@ -12,6 +12,7 @@
 
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/delay.h>
 
 #define HP_US	1000ULL
 
@@ -378,6 +379,47 @@ static void haltpoll_select_poll_overrun_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hc->last_idle_ns, 330 * HP_US);
 }
 
+static enum hrtimer_restart haltpoll_test_timer_fn(struct hrtimer *timer)
+{
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * The real lookup leaves the tick out: with an hrtimer 50 ms away on this
+ * CPU, the next timer is not the tick, at most a tick away while it runs,
+ * as it does in this thread (and, with nohz=off, in idle too). Another
+ * hrtimer of the CPU may come first by chance: the latest of a few looks,
+ * 5 ms apart, counts.
+ */
+static void haltpoll_next_timer_leaves_out_tick_test(struct kunit *test)
+{
+	struct hrtimer *timer;
+	u64 next_ns = 0;
+	int i;
+
+	timer = kunit_kzalloc(test, sizeof(*timer), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, timer);
+	kunit_deactivate_static_stub(test, haltpoll_next_timer_ns);
+	hrtimer_init(timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
+	timer->function = haltpoll_test_timer_fn;
+	/* Built-in suites run early in boot: give hrtimers 2 s to go high res. */
+	for (i = 0; i < 100 && !hrtimer_is_hres_active(timer); i++)
+		msleep(20);
+	hrtimer_start(timer, ms_to_ktime(50), HRTIMER_MODE_REL_PINNED);
+	for (i = 0; i < 5 && next_ns <= TICK_NSEC; i++) {
+		if (i)
+			usleep_range(5000, 6000);
+		local_irq_disable();
+		next_ns = max(next_ns, haltpoll_next_timer_ns(ktime_get_ns()));
+		local_irq_enable();
+	}
+	hrtimer_cancel(timer);
+	if (next_ns == U64_MAX)
+		kunit_skip(test, "hrtimers are not in high resolution mode");
+	KUNIT_EXPECT_GT(test, next_ns, TICK_NSEC);
+	KUNIT_EXPECT_LE(test, next_ns, 50 * NSEC_PER_MSEC);
+}
+
 static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_closed_window_test),
 	KUNIT_CASE(haltpoll_select_opens_window_test),
@@ -388,6 +430,7 @@ static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_no_poll_state_test),
 	KUNIT_CASE(haltpoll_select_near_timer_test),
 	KUNIT_CASE(haltpoll_select_poll_overrun_test),
+	KUNIT_CASE(haltpoll_next_timer_leaves_out_tick_test),
 	{}
 };
 
