@@ -230,7 +230,7 @@ static void replay_project(const struct haltpoll_params *p,
 			continue;
 		}
 		if (haltpoll_timer_first(window_ns, next_timer_ns)) {
-			if (next_timer_ns > lead_ns) {
+			if (haltpoll_timer_halt_pays(next_timer_ns, lead_ns)) {
 				/*
 				 * As haltpoll_select(): halt, wake lead_ns
 				 * before the timer and poll for it, both as

@@ -38,8 +38,10 @@
  *    average lateness of these early wakeups plus twice its average
  *    deviation, measured per CPU, at most half the window
  *    (haltpoll-timer-lead in haltpoll_window.h), so the CPU gets polling's
- *    timer latency for a poll of about the lead. A timer due within the
- *    lead is polled for at once. If a timer is due past the window but
+ *    timer latency for a poll of about the lead. A timer due within
+ *    twice the lead is polled for at once: the halt would save less poll
+ *    time than its exit and early wakeup cost. If a timer is due past the
+ *    window but
  *    within a tick, and such idle periods have not been ending on
  *    wakeups a poll catches, halt through it (haltpoll-near-timer in
  *    haltpoll_window.h). Otherwise poll for window_ns, keeping the tick
@@ -288,8 +290,9 @@ static u64 haltpoll_next_timer_ns(u64 now_ns)
  * Halt for a timer due inside the window, and wake lead_ns before it to
  * poll for it: the timer's interrupt then finds the CPU polling, as if it
  * had polled all along, and the CPU polls for about the lead only. A timer
- * due within the lead, such as the one an early wakeup was for, is polled
- * for at once, no longer than the lead past it.
+ * due within twice the lead (haltpoll_timer_halt_pays()), such as the one
+ * an early wakeup was for, is polled for at once, no longer than the lead
+ * past it.
  */
 static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 				   struct haltpoll_cpu *hc, u64 window_ns,
@@ -299,7 +302,7 @@ static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 	u64 lead_ns = haltpoll_lead_in_use(haltpoll_lead_ns(&w->lateness),
 					   window_ns);
 
-	if (timer_ns <= lead_ns)
+	if (!haltpoll_timer_halt_pays(timer_ns, lead_ns))
 		return haltpoll_poll(dev, min(window_ns, timer_ns + lead_ns),
 				     stop_tick);
 	hc->timer_halt_ns = timer_ns - lead_ns;

@@ -288,6 +288,33 @@ static void haltpoll_keep_tick_test(struct kunit *test)
 				    c->keep, "case: %s", c->name);
 }
 
+struct halt_pays_case {
+	const char *name;
+	u64 timer_ns;
+	u64 lead_ns;
+	bool pays;
+};
+
+static const struct halt_pays_case halt_pays_cases[] = {
+	{ "far timer, short lead (KVM)", 150 * US, 15 * US, true },
+	{ "timer at twice the lead", 200 * US, 100 * US, false },
+	{ "timer just past twice the lead", 200 * US + 1, 100 * US, true },
+	{ "timer within the lead (TCG)", 60 * US, 100 * US, false },
+	{ "timer due now", 0, HALTPOLL_LEAD_MIN_NS, false },
+};
+
+/* A halt for a timer pays only when it saves more poll than the lead. */
+static void haltpoll_timer_halt_pays_test(struct kunit *test)
+{
+	const struct halt_pays_case *c;
+
+	for (c = halt_pays_cases;
+	     c < halt_pays_cases + ARRAY_SIZE(halt_pays_cases); c++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    haltpoll_timer_halt_pays(c->timer_ns, c->lead_ns),
+				    c->pays, "case: %s", c->name);
+}
+
 struct timer_case {
 	const char *name;
 	u64 window_ns;
@@ -400,6 +427,7 @@ static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_should_poll_test),
 	KUNIT_CASE(haltpoll_idle_for_window_test),
 	KUNIT_CASE(haltpoll_near_timer_test),
+	KUNIT_CASE(haltpoll_timer_halt_pays_test),
 	KUNIT_CASE(haltpoll_keep_tick_test),
 	KUNIT_CASE(haltpoll_timer_first_test),
 	KUNIT_CASE(haltpoll_lead_test),

@@ -170,8 +170,12 @@ static const struct haltpoll_timer_select_case haltpoll_timer_select_cases[] = {
 	  1 * HP_US + HALTPOLL_LEAD_MIN_NS, 0 },
 	{ "timer within the lead polls, no longer than the lead past it",
 	  20 * HP_US, 15 * HP_US, 0, 35 * HP_US, 0 },
-	{ "a lead past half the window stops there", 150 * HP_US, 150 * HP_US, 1,
-	  0, 50 * HP_US },
+	{ "timer within twice the lead polls: a halt would not pay",
+	  20 * HP_US, 40 * HP_US, 0, 60 * HP_US, 0 },
+	{ "just past twice the lead halts", 20 * HP_US, 41 * HP_US, 1, 0,
+	  21 * HP_US },
+	{ "a late host: the lead stops at half the window, the poll at its end",
+	  150 * HP_US, 190 * HP_US, 0, 200 * HP_US, 0 },
 };
 
 static void haltpoll_select_timer_test(struct kunit *test)
