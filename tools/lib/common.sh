@@ -139,9 +139,17 @@ checkpatch_findings() {
 	shift
 	# From the base tree, which carries checkpatch's spelling and const
 	# structs lists; --no-tree keeps it from consulting git.
-	(cd "$HALTPOLL_OUT/base" &&
-	 perl scripts/checkpatch.pl --strict --no-tree --quiet --terse "$@" 2>&1) |
-		grep -E ": ($levels):" || true
+	local out rc=0
+	out=$(cd "$HALTPOLL_OUT/base" &&
+	      perl scripts/checkpatch.pl --strict --no-tree --quiet --terse "$@" 2>&1) ||
+		rc=$?
+	# checkpatch exits 1 on findings; anything more is checkpatch failing,
+	# which must not pass for "no findings".
+	if [ "$rc" -gt 1 ]; then
+		printf 'checkpatch failed (exit %s): %s\n' "$rc" "$out"
+		return 0
+	fi
+	grep -E ": ($levels):" <<< "$out" || true
 }
 
 # debian_program_adds HOSTPATH [GUESTPATH] : tools/vm --add options that

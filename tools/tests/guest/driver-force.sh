@@ -1,5 +1,6 @@
 # force=1 loads the driver on QEMU TCG; it takes over cpuidle, polls under
 # load, survives CPU hotplug, and rmmod gives back what was there before.
+# shellcheck source=tools/tests/guest/lib.sh
 . /haltpoll/lib.sh
 
 drv_before=$(cat $cpuidle/current_driver)

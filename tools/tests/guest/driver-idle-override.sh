@@ -1,4 +1,5 @@
 # Booted with idle= (the runner passes idle=halt): even force must not load.
+# shellcheck source=tools/tests/guest/lib.sh
 . /haltpoll/lib.sh
 
 expect_fail "modprobe force=1 fails after idle=" modprobe cpuidle-haltpoll force=1

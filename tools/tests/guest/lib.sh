@@ -5,6 +5,9 @@
 
 dmesg -n 1
 tap_n=0
+# A warning, an oops or a sanitizer report taints the kernel even when its
+# lines scrolled out of the log buffer: check_dmesg compares.
+taint_before=$(cat /proc/sys/kernel/tainted)
 
 tap() {
 	tap_n=$((tap_n + 1))
@@ -58,9 +61,16 @@ expect_dmesg() {
 
 splat_pattern='WARNING:|BUG:|Oops|KASAN|UBSAN|possible circular|INFO: rcu|INFO: task .* blocked'
 
-# Any warning, oops or sanitizer report in the kernel log fails the script.
+# Any warning, oops or sanitizer report in the kernel log, or a taint
+# since the script began, fails the script.
 check_dmesg() {
-	local splats
+	local splats taint_now
+	taint_now=$(cat /proc/sys/kernel/tainted)
+	if [ "$taint_now" = "$taint_before" ]; then
+		tap ok "kernel taint unchanged ($taint_now)"
+	else
+		tap fail "kernel taint went from $taint_before to $taint_now"
+	fi
 	splats=$(dmesg | grep -cE "$splat_pattern") || true
 	if [ "$splats" -eq 0 ]; then
 		tap ok "no kernel warnings or splats"
@@ -71,7 +81,9 @@ check_dmesg() {
 	echo "1..$tap_n"
 }
 
+# shellcheck disable=SC2034 # for the scripts that source this file
 cpuidle=/sys/devices/system/cpu/cpuidle
+# shellcheck disable=SC2034
 params=/sys/module/haltpoll/parameters
 
 # set_param NAME VALUE : write a governor parameter, as an operator would

@@ -1,5 +1,6 @@
 # Every governor parameter reads back its default, takes a valid value and
 # refuses each invalid one, keeping the old value.
+# shellcheck source=tools/tests/guest/lib.sh
 . /haltpoll/lib.sh
 
 modprobe cpuidle-haltpoll force=1
@@ -8,12 +9,12 @@ modprobe cpuidle-haltpoll force=1
 check_param() {
 	local name=$1 default=$2 valid=$3 bad
 	shift 3
-	expect_eq "$name default" "$(cat $params/$name)" "$default"
+	expect_eq "$name default" "$(cat "$params/$name")" "$default"
 	expect_ok "$name accepts $valid" set_param "$name" "$valid"
-	expect_eq "$name reads back $valid" "$(cat $params/$name)" "$valid"
+	expect_eq "$name reads back $valid" "$(cat "$params/$name")" "$valid"
 	for bad in "$@"; do
 		expect_fail "$name refuses '$bad'" set_param "$name" "$bad"
-		expect_eq "$name kept $valid after '$bad'" "$(cat $params/$name)" "$valid"
+		expect_eq "$name kept $valid after '$bad'" "$(cat "$params/$name")" "$valid"
 	done
 	set_param "$name" "$default"
 }
@@ -32,7 +33,7 @@ check_param guest_halt_poll_allow_shrink Y N 2 maybe ""
 # does there.
 accepts() {
 	expect_ok "$1 accepts '$2'" set_param "$1" "$2"
-	expect_eq "$1 reads back '$2' as $3" "$(cat $params/$1)" "$3"
+	expect_eq "$1 reads back '$2' as $3" "$(cat "$params/$1")" "$3"
 }
 accepts guest_halt_poll_ns 2000000000 2000000000
 accepts guest_halt_poll_ns 4294967295 4294967295

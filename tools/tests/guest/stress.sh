@@ -7,6 +7,7 @@
 #	again; the window never passes the 10 ms cap.
 #   stress.sh boot works|refuses
 #	after a boot option: the driver loads and polls, or refuses.
+# shellcheck source=tools/tests/guest/lib.sh
 . /haltpoll/lib.sh
 
 cap_ns=10000000
@@ -29,7 +30,7 @@ stop_background_load() {
 # Median usecs/op of 7 runs of the pipe benchmark, after a warm-up run.
 latency_us() {
 	pipe-bench -l 1000 > /dev/null
-	for run in 1 2 3 4 5 6 7; do
+	for _ in 1 2 3 4 5 6 7; do
 		pipe-bench -l 2000 | sed -n 's/^usecs\/op: //p'
 	done | sort -n | sed -n 4p
 }
