@@ -241,8 +241,6 @@ static void replay_project(const struct haltpoll_params *p,
 				o->polled_ns += lead_ns;
 				continue;
 			}
-			limit_ns = window_ns < next_timer_ns + lead_ns ?
-				   window_ns : next_timer_ns + lead_ns;
 		} else if (next_timer_ns < SIM_TICK_NS) {
 			/*
 			 * A near timer (haltpoll-near-timer), which ends the

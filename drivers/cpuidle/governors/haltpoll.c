@@ -291,8 +291,9 @@ static u64 haltpoll_next_timer_ns(u64 now_ns)
  * poll for it: the timer's interrupt then finds the CPU polling, as if it
  * had polled all along, and the CPU polls for about the lead only. A timer
  * due within twice the lead (haltpoll_timer_halt_pays()), such as the one
- * an early wakeup was for, is polled for at once, no longer than the lead
- * past it.
+ * an early wakeup was for, is polled for at once, as long as the window
+ * allows: a timer's interrupt may come later than the lead (under TCG it
+ * often does), and a poll cut short there would halt for it after all.
  */
 static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 				   struct haltpoll_cpu *hc, u64 window_ns,
@@ -303,8 +304,7 @@ static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 					   window_ns);
 
 	if (!haltpoll_timer_halt_pays(timer_ns, lead_ns))
-		return haltpoll_poll(dev, min(window_ns, timer_ns + lead_ns),
-				     stop_tick);
+		return haltpoll_poll(dev, window_ns, stop_tick);
 	hc->timer_halt_ns = timer_ns - lead_ns;
 	hrtimer_start(&w->timer, ns_to_ktime(hc->timer_halt_ns),
 		      HRTIMER_MODE_REL_PINNED_HARD);
