@@ -42,9 +42,10 @@
  *    twice the lead is polled for at once: the halt would save less poll
  *    time than its exit and early wakeup cost. If a timer is due past the
  *    window but
- *    within a tick, and such idle periods have not been ending on
- *    wakeups a poll catches, halt through it (haltpoll-near-timer in
- *    haltpoll_window.h). Otherwise poll for window_ns, keeping the tick
+ *    within a tick, and such idle periods have lately been ending on
+ *    their timer rather than on a wakeup, halt through it
+ *    (haltpoll-near-timer in haltpoll_window.h). Otherwise poll for
+ *    window_ns, keeping the tick
  *    (it is not stopped for a period that short).
  * 3. When halting, stop the tick only if the last idle period lasted at
  *    least half a tick; restarting it around every short halt costs more
@@ -108,7 +109,6 @@
  * @lead_misses: early wakeups that came with the timer's own wakeup
  * @near_timer_at_ns: when the near timer of the current idle period is
  *	due (haltpoll-near-timer), in ktime_get_ns() time; 0 for none
- * @near_window_ns: the window that period was selected with
  * @near_count: the count of near-timer periods, polled for while high
  * @near_halts: halts chosen for a near timer
  * @reflect_due: a state was selected and its outcome not yet reflected
@@ -129,7 +129,6 @@ struct haltpoll_cpu {
 	u64 early_wakes;
 	u64 lead_misses;
 	u64 near_timer_at_ns;
-	u64 near_window_ns;
 	u64 near_halts;
 	unsigned int near_count;
 	bool reflect_due;
@@ -323,7 +322,6 @@ static bool haltpoll_halt_for_near_timer(struct haltpoll_cpu *hc,
 	if (timer_ns < window_ns || timer_ns >= TICK_NSEC)
 		return false;
 	hc->near_timer_at_ns = now_ns + timer_ns;
-	hc->near_window_ns = window_ns;
 	if (haltpoll_near_timer_poll(hc->near_count))
 		return false;
 	WRITE_ONCE(hc->near_halts, hc->near_halts + 1);
@@ -331,22 +329,20 @@ static bool haltpoll_halt_for_near_timer(struct haltpoll_cpu *hc,
 }
 
 /*
- * Learn from an idle period that had a near timer: did a wakeup come that
- * a poll catches, before the timer and within the window? A halt that the
- * tick ended says nothing either way.
+ * Learn from an idle period that had a near timer: did a wakeup end it
+ * before the timer? Whether a poll would have caught that wakeup is the
+ * window's business. A halt that the tick ended says nothing either way.
  */
 static void haltpoll_learn_near_timer(struct haltpoll_cpu *hc, int index,
-				      u64 window_idle_ns, bool got_tick)
+				      bool got_tick)
 {
-	bool catchable;
+	bool woken;
 
 	if (!hc->near_timer_at_ns)
 		return;
 	if (index == 0 || !got_tick) {
-		catchable = haltpoll_now_ns() < hc->near_timer_at_ns &&
-			    (index == 0 || window_idle_ns <= hc->near_window_ns);
-		hc->near_count = haltpoll_near_timer_count(hc->near_count,
-							   catchable);
+		woken = haltpoll_now_ns() < hc->near_timer_at_ns;
+		hc->near_count = haltpoll_near_timer_count(hc->near_count, woken);
 	}
 	hc->near_timer_at_ns = 0;
 }
@@ -488,7 +484,7 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	window_idle_ns = haltpoll_idle_for_window(hc->window_ns, hc->poll_ns,
 						  residency_ns);
 	hc->poll_ns = 0;
-	haltpoll_learn_near_timer(hc, index, window_idle_ns, got_tick);
+	haltpoll_learn_near_timer(hc, index, got_tick);
 	if (haltpoll_end_timer_halt(hc)) {
 		/* A timer says nothing of the wakeups a window is for. */
 		haltpoll_early_woke(hc);

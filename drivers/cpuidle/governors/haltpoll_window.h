@@ -316,9 +316,9 @@ static inline bool haltpoll_timer_halt_pays(u64 timer_ns, u64 lead_ns)
  *
  * The governor knows when an hrtimer is due. Periods with one (other than
  * the tick) due past the window but within a tick get a 2-bit count of
- * their own: a wakeup that a poll catches (before the timer and within the
- * window) sets it to its top, any other end but a halt the tick ended
- * takes one from it, and while it is in its lower half such periods halt
+ * their own: a wakeup before the timer sets it to its top, the timer
+ * ending the period takes one from it (a halt the tick ended counts for
+ * nothing), and while it is in its lower half such periods halt
  * instead of polling. The window itself learns from them as before: left
  * out, as early-woken halts are, they would leave the window open for the
  * wakeups between the timers, caught then at several times the poll time
@@ -345,14 +345,14 @@ static inline bool haltpoll_near_timer_poll(unsigned int count)
 /**
  * haltpoll_near_timer_count - learn from a period with a near timer
  * @count: the CPU's count of near-timer periods
- * @catchable: a wakeup came before the timer and within the window
+ * @woken: a wakeup, not the timer, ended the period
  *
  * Return: the new count.
  */
 static inline unsigned int haltpoll_near_timer_count(unsigned int count,
-						     bool catchable)
+						     bool woken)
 {
-	if (catchable)
+	if (woken)
 		return HALTPOLL_NEAR_TIMER_TOP;
 	return count ? count - 1 : 0;
 }

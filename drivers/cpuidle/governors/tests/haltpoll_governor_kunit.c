@@ -237,7 +237,7 @@ static void haltpoll_idle_for_window_test(struct kunit *test)
 struct near_timer_case {
 	const char *name;
 	unsigned int count;
-	bool catchable;
+	bool woken;
 	unsigned int next;
 	bool poll;		/* with the next count */
 };
@@ -257,7 +257,7 @@ static void haltpoll_near_timer_test(struct kunit *test)
 
 	for (c = near_timer_cases;
 	     c < near_timer_cases + ARRAY_SIZE(near_timer_cases); c++) {
-		next = haltpoll_near_timer_count(c->count, c->catchable);
+		next = haltpoll_near_timer_count(c->count, c->woken);
 		KUNIT_EXPECT_EQ_MSG(test, next, c->next, "case: %s", c->name);
 		KUNIT_EXPECT_EQ_MSG(test, haltpoll_near_timer_poll(next), c->poll,
 				    "case: %s", c->name);

@@ -66,9 +66,9 @@ static void haltpoll_test_reflect(struct haltpoll_select_fixture *f, int index,
 {
 	f->dev.last_residency_ns = residency_ns;
 	f->dev.poll_time_limit = poll_timed_out;
+	local_irq_disable();
 	/* No tick ended these periods: drop one left from the CPU's last idle. */
 	tick_nohz_idle_got_tick();
-	local_irq_disable();
 	haltpoll_reflect(&f->dev, index);
 	local_irq_enable();
 }
@@ -311,8 +311,8 @@ static void haltpoll_select_no_poll_state_test(struct kunit *test)
 
 /*
  * A timer due past the window but within a tick: polled for while such
- * periods catch wakeups, halted through after two that did not, polled
- * for again after one that would have caught a wakeup.
+ * periods end on wakeups, halted through after two its timer ended,
+ * polled for again after one a wakeup ended.
  */
 static void haltpoll_select_near_timer_test(struct kunit *test)
 {
@@ -338,10 +338,14 @@ static void haltpoll_select_near_timer_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
 	KUNIT_EXPECT_EQ(test, hc->near_halts, 1);
 
-	/* A wakeup 30 us in, before the timer and within the window. */
-	f->now_ns += 30 * HP_US;
-	haltpoll_test_reflect(f, 1, 30 * HP_US, false);
+	/*
+	 * A wakeup 300 us in, past the window but before the timer: polling
+	 * for it is the window's business, halting through it was wrong.
+	 */
+	f->now_ns += 300 * HP_US;
+	haltpoll_test_reflect(f, 1, 300 * HP_US, false);
 	KUNIT_EXPECT_EQ(test, hc->near_count, HALTPOLL_NEAR_TIMER_TOP);
+	hc->window_ns = 100 * HP_US;
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
 
 	/* A poll the timer itself ended counts against polling. */
