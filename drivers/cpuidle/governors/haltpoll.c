@@ -41,12 +41,11 @@
  *    timer latency for a poll of about the lead. A timer due within
  *    twice the lead is polled for at once: the halt would save less poll
  *    time than its exit and early wakeup cost. If a timer is due past the
- *    window but
- *    within a tick, and such idle periods have lately been ending on
- *    their timer rather than on a wakeup, halt through it
+ *    window but within a tick, and such idle periods have lately been
+ *    ending on their timer rather than on a wakeup, halt through it
  *    (haltpoll-near-timer in haltpoll_window.h). Otherwise poll for
- *    window_ns, keeping the tick
- *    (it is not stopped for a period that short).
+ *    window_ns, keeping the tick (it is not stopped for a period that
+ *    short).
  * 3. When halting, stop the tick only if the last idle period lasted at
  *    least half a tick; restarting it around every short halt costs more
  *    than the halt saves (haltpoll_keep_tick()).
@@ -107,8 +106,8 @@
  *	ends: the early wakeup haltpoll_halt_for_timer() set, 0 for none
  * @early_wakes: halts that ended on their early wakeup
  * @lead_misses: early wakeups that came with the timer's own wakeup
- * @near_timer_at_ns: when the near timer of the current idle period is
- *	due (haltpoll-near-timer), in ktime_get_ns() time; 0 for none
+ * @near_timer_ns: time from the idle entry to the near timer of the
+ *	current idle period (haltpoll-near-timer); 0 for none
  * @near_count: the count of near-timer periods, polled for while high
  * @near_halts: halts chosen for a near timer
  * @reflect_due: a state was selected and its outcome not yet reflected
@@ -128,7 +127,7 @@ struct haltpoll_cpu {
 	u64 timer_halt_ns;
 	u64 early_wakes;
 	u64 lead_misses;
-	u64 near_timer_at_ns;
+	u64 near_timer_ns;
 	u64 near_halts;
 	unsigned int near_count;
 	bool reflect_due;
@@ -255,15 +254,8 @@ static int haltpoll_poll(struct cpuidle_device *dev, u64 window_ns,
 	return 0;
 }
 
-/* The time now, on the clock hrtimers expire by. */
-static u64 haltpoll_now_ns(void)
-{
-	KUNIT_STATIC_STUB_REDIRECT(haltpoll_now_ns);
-	return ktime_get_ns();
-}
-
 /*
- * Time from @now_ns to the next hrtimer other than the tick, U64_MAX for
+ * Time from now to the next hrtimer other than the tick, U64_MAX for
  * none: a poll runs through the tick, which wakes no task, so only a timer
  * that does can end the poll. Counting the tick made a 2.4 ms window halt
  * on 60% of idle entries at HZ=250 and doubled the round trip of a
@@ -274,15 +266,15 @@ static u64 haltpoll_now_ns(void)
  * One walk of this CPU's hrtimer bases under their lock, as
  * tick_nohz_get_sleep_length() does for menu and teo.
  */
-static u64 haltpoll_next_timer_ns(u64 now_ns)
+static u64 haltpoll_next_timer_ns(void)
 {
 	ktime_t next_ns;
 
-	KUNIT_STATIC_STUB_REDIRECT(haltpoll_next_timer_ns, now_ns);
+	KUNIT_STATIC_STUB_REDIRECT(haltpoll_next_timer_ns);
 	next_ns = tick_nohz_get_next_hrtimer_without_tick();
 	if (next_ns == KTIME_MAX)
 		return U64_MAX;
-	return max_t(s64, ktime_sub_ns(next_ns, now_ns), 0);
+	return max_t(s64, ktime_sub(next_ns, ktime_get()), 0);
 }
 
 /*
@@ -311,17 +303,15 @@ static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 }
 
 /*
- * For a poll with @window_ns, note a timer due @timer_ns from @now_ns,
- * past the window but within a tick, and say whether to halt through it
- * instead (haltpoll-near-timer).
+ * For a poll, note a timer due @timer_ns from now, past the window (timers
+ * inside it have been dealt with) but within a tick, and say whether to
+ * halt through it instead (haltpoll-near-timer).
  */
-static bool haltpoll_halt_for_near_timer(struct haltpoll_cpu *hc,
-					 u64 window_ns, u64 now_ns,
-					 u64 timer_ns)
+static bool haltpoll_halt_for_near_timer(struct haltpoll_cpu *hc, u64 timer_ns)
 {
-	if (timer_ns < window_ns || timer_ns >= TICK_NSEC)
+	if (timer_ns >= TICK_NSEC)
 		return false;
-	hc->near_timer_at_ns = now_ns + timer_ns;
+	hc->near_timer_ns = timer_ns;
 	if (haltpoll_near_timer_poll(hc->near_count))
 		return false;
 	WRITE_ONCE(hc->near_halts, hc->near_halts + 1);
@@ -338,13 +328,13 @@ static void haltpoll_learn_near_timer(struct haltpoll_cpu *hc, int index,
 {
 	bool woken;
 
-	if (!hc->near_timer_at_ns)
+	if (!hc->near_timer_ns)
 		return;
 	if (index == 0 || !got_tick) {
-		woken = haltpoll_now_ns() < hc->near_timer_at_ns;
+		woken = hc->last_idle_ns < hc->near_timer_ns;
 		hc->near_count = haltpoll_near_timer_count(hc->near_count, woken);
 	}
-	hc->near_timer_at_ns = 0;
+	hc->near_timer_ns = 0;
 }
 
 /* The idle loop runs again after any interrupt: only the lateness matters. */
@@ -396,7 +386,7 @@ static void haltpoll_forget_unreflected(struct haltpoll_cpu *hc)
 	if (!hc->reflect_due)
 		return;
 	hc->poll_ns = 0;
-	hc->near_timer_at_ns = 0;
+	hc->near_timer_ns = 0;
 	haltpoll_end_timer_halt(hc);
 }
 
@@ -413,7 +403,7 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	/* A lowered guest_halt_poll_ns applies at once, not at the next halt. */
 	u64 window_ns = min_t(u64, hc->window_ns,
 			      READ_ONCE(haltpoll_params.max_ns));
-	u64 now_ns, timer_ns;
+	u64 timer_ns;
 
 	haltpoll_forget_unreflected(hc);
 	hc->reflect_due = true;
@@ -428,12 +418,11 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	if (dev->states_usage[0].disable ||
 	    !haltpoll_should_poll(window_ns, hc->poll_ns != 0))
 		return haltpoll_halt(hc, stop_tick);
-	now_ns = haltpoll_now_ns();
-	timer_ns = haltpoll_next_timer_ns(now_ns);
+	timer_ns = haltpoll_next_timer_ns();
 	if (haltpoll_timer_first(window_ns, timer_ns))
 		return haltpoll_halt_for_timer(dev, hc, window_ns, timer_ns,
 					       stop_tick);
-	if (haltpoll_halt_for_near_timer(hc, window_ns, now_ns, timer_ns))
+	if (haltpoll_halt_for_near_timer(hc, timer_ns))
 		return haltpoll_halt(hc, stop_tick);
 	return haltpoll_poll(dev, window_ns, stop_tick);
 }
@@ -460,7 +449,7 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 {
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
 	u64 residency_ns = dev->last_residency_ns;
-	u64 window_idle_ns;
+	u64 poll_ns;
 	bool got_tick;
 
 	/* Whether the tick ran since the last exit, on every exit, as menu. */
@@ -480,10 +469,9 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	if (index == 0)
 		WRITE_ONCE(hc->polls_caught, hc->polls_caught + 1);
 
-	hc->last_idle_ns = hc->poll_ns + residency_ns;
-	window_idle_ns = haltpoll_idle_for_window(hc->window_ns, hc->poll_ns,
-						  residency_ns);
+	poll_ns = hc->poll_ns;
 	hc->poll_ns = 0;
+	hc->last_idle_ns = poll_ns + residency_ns;
 	haltpoll_learn_near_timer(hc, index, got_tick);
 	if (haltpoll_end_timer_halt(hc)) {
 		/* A timer says nothing of the wakeups a window is for. */
@@ -491,7 +479,9 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 		return;
 	}
 	if (index != 0)
-		haltpoll_adapt_window(hc, window_idle_ns);
+		haltpoll_adapt_window(hc, haltpoll_idle_for_window(hc->window_ns,
+								   poll_ns,
+								   residency_ns));
 }
 
 /**

@@ -20,21 +20,14 @@ struct haltpoll_select_fixture {
 	struct cpuidle_driver drv;
 	struct cpuidle_device dev;
 	u64 next_timer_ns;
-	u64 now_ns;
 	unsigned int saved_max_ns;
 };
 
 static struct haltpoll_select_fixture *haltpoll_fixture;
 
-static u64 haltpoll_test_next_timer_ns(u64 now_ns)
+static u64 haltpoll_test_next_timer_ns(void)
 {
 	return haltpoll_fixture->next_timer_ns;
-}
-
-/* The governor's clock, which the tests move. */
-static u64 haltpoll_test_now_ns(void)
-{
-	return haltpoll_fixture->now_ns;
 }
 
 static struct haltpoll_cpu *haltpoll_test_cpu(struct haltpoll_select_fixture *f)
@@ -90,7 +83,6 @@ static int haltpoll_select_test_init(struct kunit *test)
 	f->drv.states[1].flags = 0;
 	f->drv.state_count = 2;
 	f->next_timer_ns = U64_MAX;
-	f->now_ns = NSEC_PER_SEC;
 	/* Windows up to the cap, so that an early wakeup can be milliseconds away. */
 	f->saved_max_ns = haltpoll_params.max_ns;
 	WRITE_ONCE(haltpoll_params.max_ns, HALTPOLL_WINDOW_CAP_NS);
@@ -99,7 +91,6 @@ static int haltpoll_select_test_init(struct kunit *test)
 	haltpoll_test_wake(f)->lateness = (struct haltpoll_lateness){ };
 	kunit_activate_static_stub(test, haltpoll_next_timer_ns,
 				   haltpoll_test_next_timer_ns);
-	kunit_activate_static_stub(test, haltpoll_now_ns, haltpoll_test_now_ns);
 	test->priv = f;
 	return 0;
 }
@@ -325,12 +316,10 @@ static void haltpoll_select_near_timer_test(struct kunit *test)
 	for (i = 0; i < 2; i++) {
 		hc->window_ns = 100 * HP_US;
 		KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
-		KUNIT_EXPECT_EQ(test, hc->near_timer_at_ns,
-				f->now_ns + 500 * HP_US);
+		KUNIT_EXPECT_EQ(test, hc->near_timer_ns, 500 * HP_US);
 		haltpoll_test_reflect(f, 0, 100 * HP_US, true);
 		KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
-		/* The halt that follows ends on the timer. */
-		f->now_ns += 600 * HP_US;
+		/* The halt that follows ends on the timer, 600 us in. */
 		haltpoll_test_reflect(f, 1, 500 * HP_US, false);
 	}
 	KUNIT_EXPECT_EQ(test, hc->near_count, 1);
@@ -342,14 +331,12 @@ static void haltpoll_select_near_timer_test(struct kunit *test)
 	 * A wakeup 300 us in, past the window but before the timer: polling
 	 * for it is the window's business, halting through it was wrong.
 	 */
-	f->now_ns += 300 * HP_US;
 	haltpoll_test_reflect(f, 1, 300 * HP_US, false);
 	KUNIT_EXPECT_EQ(test, hc->near_count, HALTPOLL_NEAR_TIMER_TOP);
 	hc->window_ns = 100 * HP_US;
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
 
 	/* A poll the timer itself ended counts against polling. */
-	f->now_ns += 500 * HP_US;
 	haltpoll_test_reflect(f, 0, 500 * HP_US, false);
 	KUNIT_EXPECT_EQ(test, hc->near_count, HALTPOLL_NEAR_TIMER_TOP - 1);
 
@@ -357,12 +344,12 @@ static void haltpoll_select_near_timer_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
 	f->next_timer_ns = U64_MAX;
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
-	KUNIT_EXPECT_EQ(test, hc->near_timer_at_ns, 0);
+	KUNIT_EXPECT_EQ(test, hc->near_timer_ns, 0);
 
 	/* Timers a tick or more away change nothing. */
 	f->next_timer_ns = TICK_NSEC;
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
-	KUNIT_EXPECT_EQ(test, hc->near_timer_at_ns, 0);
+	KUNIT_EXPECT_EQ(test, hc->near_timer_ns, 0);
 }
 
 /*
@@ -418,7 +405,7 @@ static void haltpoll_next_timer_leaves_out_tick_test(struct kunit *test)
 		if (i)
 			usleep_range(5000, 6000);
 		local_irq_disable();
-		next_ns = max(next_ns, haltpoll_next_timer_ns(ktime_get_ns()));
+		next_ns = max(next_ns, haltpoll_next_timer_ns());
 		local_irq_enable();
 	}
 	hrtimer_cancel(timer);
