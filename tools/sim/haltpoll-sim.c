@@ -171,8 +171,8 @@ static u64 halt_after(const struct trace *t, size_t i, u64 poll_ns)
 }
 
 /*
- * Account period @i of @t polled for at most @limit_ns; true if the poll
- * caught its wakeup, false if it timed out and the CPU halted.
+ * Account period @i of @t polled for at most @limit_ns, and set
+ * @polled_ns to how long it polled. Return: how the poll ended.
  */
 static enum poll_end poll_period(struct outcome *o, const struct trace *t,
 				 size_t i, u64 limit_ns, u64 *polled_ns)
@@ -216,7 +216,7 @@ static void replay_project(const struct haltpoll_params *p,
 		/* A trace tells when a timer comes only if it ended the period. */
 		u64 next_timer_ns = t->timer[i] ? idle_ns : UINT64_MAX;
 		u64 lead_ns = haltpoll_lead_in_use(sim_lead_ns, window_ns);
-		u64 limit_ns = window_ns, poll_ns;
+		u64 poll_ns;
 		enum poll_end end;
 
 		o->periods++;
@@ -244,7 +244,7 @@ static void replay_project(const struct haltpoll_params *p,
 		} else if (next_timer_ns < SIM_TICK_NS) {
 			/*
 			 * A near timer (haltpoll-near-timer), which ends the
-			 * period: no wakeup a poll could catch came first.
+			 * period: no wakeup came first.
 			 */
 			bool poll = haltpoll_near_timer_poll(near_count);
 
@@ -256,7 +256,7 @@ static void replay_project(const struct haltpoll_params *p,
 				continue;
 			}
 		}
-		end = poll_period(o, t, i, limit_ns, &poll_ns);
+		end = poll_period(o, t, i, window_ns, &poll_ns);
 		if (end == POLL_CAUGHT_LATE)
 			late_poll_ns = poll_ns;
 		if (end != POLL_TIMED_OUT)

@@ -124,7 +124,7 @@ def periods(res, woken):
     two it was is what the simulator decides. The delays are collected:
     the median one from a halt is the simulator's -w.
     """
-    counted = {"polls": 0, "caught": 0, "timeouts": 0, "poll_us": 0.0}
+    counted = {"polls": 0, "caught": 0, "poll_us": 0.0}
     delays = {0: [], 1: [], "late": [], "spin": [], "gap": []}
     result, start, w = [], None, 0
     for i, r in enumerate(res):
@@ -137,7 +137,6 @@ def periods(res, woken):
             counted["polls"] += 1
             counted["poll_us"] += (r["end"] - r["start"]) * 1e6
             if not r["switched"] and nxt and nxt["state"] == 1:
-                counted["timeouts"] += 1
                 delays["gap"].append(nxt["start"] - r["end"])
                 # A poll limited to less than a spin lasts one spin: the
                 # shortest window, unless a timer set a shorter limit.
