@@ -16,6 +16,9 @@
 #include <linux/ktime.h>
 #include <linux/sched/clock.h>
 #include <asm/cond_wait.h>
+#ifdef CONFIG_ARM64
+#include <asm/cpufeature.h>
+#endif
 
 #define US	1000ULL
 #define MS	1000000ULL
@@ -254,12 +257,20 @@ static void cond_wait_pick_mode_test(struct kunit *test)
 				    c->expected, "case: %s", c->name);
 }
 
+/*
+ * The period decoded from CNTKCTL_EL1 agrees with the timer driver's own
+ * decision, the evtstrm hwcap it sets when it turns the stream on: zero
+ * exactly when the stream is off. An enabled stream ticks every
+ * ARCH_TIMER_EVT_STREAM_PERIOD_US rounded to a power of two of the counter.
+ * The host checks that the evtstrm=0 boot prints "off" here.
+ */
 static void cond_wait_evtstrm_test(struct kunit *test)
 {
 	u64 period_ns = cond_wait_evtstrm_period_ns();
+	bool stream_on = cpu_have_named_feature(EVTSTRM);
 
-	/* ARCH_TIMER_EVT_STREAM_PERIOD_US rounded to a power of two. */
-	if (period_ns) {
+	KUNIT_EXPECT_EQ(test, period_ns != 0, stream_on);
+	if (stream_on) {
 		KUNIT_EXPECT_GE(test, period_ns, 50 * US);
 		KUNIT_EXPECT_LE(test, period_ns, 200 * US);
 	}
