@@ -33,7 +33,7 @@ run: build
 		"governor: $$(cat /sys/devices/system/cpu/cpuidle/current_governor)" && \
 		grep . /sys/devices/system/cpu/cpu0/cpuidle/state*/name && \
 		grep . /sys/module/haltpoll/parameters/*'
-	tools/bench/bench --arch $(ARCH) --rounds 3 --loops 3000 --only baselines
+	tools/bench/bench --arch $(ARCH) --boots 2 --rounds 2 --loops 3000 --only baselines --quick
 
 bench: build
 	tools/bench/bench --arch $(ARCH)

@@ -60,7 +60,8 @@ run() {
 }
 
 # Whatever ran just before shows in a load's cost, so each load runs
-# several times per configuration, the configurations alternating; phases
+# several times per configuration, the configurations alternating and
+# their order swapped every run; phases
 # of one name add up. An idle guest uses about 1% of a host CPU, and one
 # 5 s spell differs from the next by up to 30%: the idle load runs 4 times.
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
@@ -78,6 +79,10 @@ for load in idle pace50 pace150 pace1000; do
 			use "$config"
 			run "$config" "$load"
 		done
+		# The other configuration goes first in the next run.
+		# shellcheck disable=SC2086 # rotate the words
+		set -- $configs
+		[ $# -eq 1 ] || configs="$2 $1"
 	done
 done
 use no_driver

@@ -14,6 +14,28 @@ measure() {
 echo "CLOCKSOURCE $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 # One warm-up run: first-touch page faults and cache misses are not idle cost.
 pipe-bench -l 500 > /dev/null
+# config NAME : one measurement of an idle configuration of this boot.
+config() {
+	case "$1" in
+	no_driver) measure no_driver ;;
+	haltpoll)
+		modprobe cpuidle-haltpoll force=1 || exit 1
+		measure haltpoll
+		rmmod cpuidle_haltpoll || exit 1 ;;
+	haltpoll_poll_off)
+		modprobe cpuidle-haltpoll force=1 || exit 1
+		echo 0 > $params/guest_halt_poll_ns
+		measure haltpoll_poll_off
+		echo "$window_ns" > $params/guest_halt_poll_ns
+		rmmod cpuidle_haltpoll || exit 1 ;;
+	esac
+}
+
+window_ns=$(cat $params/guest_halt_poll_ns)
+
+# Whatever ran just before shows in a measurement: each round starts one
+# configuration further, so that each comes first, second and third.
+order="no_driver haltpoll haltpoll_poll_off"
 i=0
 while [ "$i" -lt "$rounds" ]; do
 	i=$((i + 1))
@@ -21,12 +43,11 @@ while [ "$i" -lt "$rounds" ]; do
 		measure idle_poll
 		continue
 	fi
-	measure no_driver
-	modprobe cpuidle-haltpoll force=1 || exit 1
-	measure haltpoll
-	echo 0 > $params/guest_halt_poll_ns
-	measure haltpoll_poll_off
-	echo 200000 > $params/guest_halt_poll_ns
-	rmmod cpuidle_haltpoll || exit 1
+	for c in $order; do
+		config "$c"
+	done
+	# shellcheck disable=SC2086 # rotate the words
+	set -- $order
+	order="$2 $3 $1"
 done
 echo "CLOCKSOURCE $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
