@@ -25,7 +25,7 @@ help:
 	@echo "make patches the git format-patch series and cover letter in out/patches/"
 
 build:
-	tools/build/build --arch $(ARCH)
+	tools/build/run --arch $(ARCH)
 
 run: build
 	tools/vm --arch $(ARCH) -- 'modprobe cpuidle-haltpoll force=1 && \
@@ -33,10 +33,10 @@ run: build
 		"governor: $$(cat /sys/devices/system/cpu/cpuidle/current_governor)" && \
 		grep . /sys/devices/system/cpu/cpu0/cpuidle/state*/name && \
 		grep . /sys/module/haltpoll/parameters/*'
-	tools/bench/bench --arch $(ARCH) --boots 2 --rounds 2 --loops 3000 --only baselines --quick
+	tools/bench/run --arch $(ARCH) --boots 2 --rounds 2 --loops 3000 --only baselines --quick
 
 bench: build
-	tools/bench/bench --arch $(ARCH)
+	tools/bench/run --arch $(ARCH)
 
 check:
 	tools/check --arch x86_64 --arch arm64
@@ -45,9 +45,9 @@ check:
 # production kernel for a latency before/after free of debug overhead.
 stress:
 	for arch in x86_64 arm64; do \
-		tools/build/build --arch $$arch --variant debug && \
+		tools/build/run --arch $$arch --variant debug && \
 		tools/tests/run --arch $$arch --variant debug --stress && \
-		tools/build/build --arch $$arch && \
+		tools/build/run --arch $$arch && \
 		tools/tests/run --arch $$arch --stress stress-churn || exit 1; \
 	done
 
@@ -55,19 +55,19 @@ sim:
 	tools/sim/run
 
 sim-validate:
-	tools/build/build --arch x86_64
-	tools/build/build --arch x86_64 --variant stock
+	tools/build/run --arch x86_64
+	tools/build/run --arch x86_64 --variant stock
 	tools/sim/validate --arch x86_64
 
 report:
 	tools/sim/run > /dev/null
-	tools/report/report.py
+	tools/report/run
 
 lint:
 	tools/lint
 
 patches:
-	tools/build/build --prepare-only
+	tools/build/run --prepare-only
 	tools/series/mkseries
 
 clean:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """The project against Linux 6.12's haltpoll (the stock build), from the
-boots of tools/bench/bench: per load, the median over the rounds of each
+boots of tools/bench/run: per load, the median over the rounds of each
 kernel's latency, poll time and halts per operation (from the cpuidle
 counters both kernels have) and host CPU per operation (from the host
 sampler), the ratios project / stock against the targets, and a JSON

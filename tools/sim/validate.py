@@ -3,7 +3,7 @@
 """Check the simulator against the live guest.
 
 Reads the console logs tools/sim/validate recorded from the project's and
-stock Linux 6.12's kernels (tools/sim/guest-validate.sh), rebuilds from
+stock Linux 6.12's kernels (tools/guest/sim/validate.sh), rebuilds from
 each CPU's trace the idle periods as that kernel's governor saw them,
 replays them through the simulator's policy for that kernel, and compares
 the predicted polls caught and poll time with what the guest counted.
@@ -34,8 +34,19 @@ EXIT = "4294967295"
 # Timers that do not end a period the simulator could predict: the tick
 # (the governor leaves it out) and the project's own early wakeup.
 OWN_TIMERS = ("tick_nohz_handler", "haltpoll_wake_fn")
+
+
+def default_6_12(name):
+    """A governor parameter's 6.12 default, from the one file that says."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "guest", "tests", "defaults-6.12.sh")
+    with open(path) as f:
+        m = re.search(rf"^default_{name}=(\S+)$", f.read(), re.M)
+    return m.group(1)
+
+
 # guest_halt_poll_grow_start, the window's smallest size when open.
-MIN_WINDOW_NS = 50000
+MIN_WINDOW_NS = int(default_6_12("guest_halt_poll_grow_start"))
 LINE = re.compile(r"\[(\d+)\]\s+\S+\s+(\d+\.\d+):\s+(\w+):\s+(.*)$")
 POLICY = {"project": "project", "stock": "linux-6.12"}
 

@@ -7,7 +7,7 @@
 #	again; the window never passes the 10 ms cap.
 #   stress.sh boot works|refuses
 #	after a boot option: the driver loads and polls, or refuses.
-# shellcheck source=tools/tests/guest/lib.sh
+# shellcheck source=tools/guest/tests/lib.sh
 . /haltpoll/lib.sh
 
 cap_ns=10000000
@@ -98,14 +98,6 @@ abuse_param() {
 	echo "# $name: $i writes, $refused refused"
 	expect_eq "$name: no invalid value accepted in $i writes" "$wrong" 0
 	expect_eq "$name: reads back a valid value after each write" "$bad" 0
-}
-
-restore_defaults() {
-	echo 200000 > $params/guest_halt_poll_ns
-	echo 50000 > $params/guest_halt_poll_grow_start
-	echo 2 > $params/guest_halt_poll_grow
-	echo 2 > $params/guest_halt_poll_shrink
-	echo Y > $params/guest_halt_poll_allow_shrink
 }
 
 stats=/sys/kernel/debug/haltpoll/stats

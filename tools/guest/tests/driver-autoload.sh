@@ -1,7 +1,7 @@
 # Loaded as udev loads it at coldplug: kmod's modprobe by the CPU's
 # modalias. Quietly refused without force, as on a guest that does not
 # want polling; loaded with the options of /etc/modprobe.d.
-# shellcheck source=tools/tests/guest/lib.sh
+# shellcheck source=tools/guest/tests/lib.sh
 . /haltpoll/lib.sh
 
 kmod_modprobe=/kmod/modprobe

@@ -85,6 +85,19 @@ check_dmesg() {
 cpuidle=/sys/devices/system/cpu/cpuidle
 # shellcheck disable=SC2034
 params=/sys/module/haltpoll/parameters
+# shellcheck source=tools/guest/tests/defaults-6.12.sh
+. /haltpoll/defaults-6.12.sh
+
+# restore_defaults : every governor parameter back to its 6.12 default
+# (the window before its grow start, which must not exceed it).
+restore_defaults() {
+	local name
+	for name in guest_halt_poll_ns guest_halt_poll_grow_start \
+		    guest_halt_poll_grow guest_halt_poll_shrink \
+		    guest_halt_poll_allow_shrink; do
+		eval "set_param $name \"\$default_$name\""
+	done
+}
 
 # set_param NAME VALUE : write a governor parameter, as an operator would
 set_param() {

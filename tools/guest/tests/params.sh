@@ -1,6 +1,6 @@
 # Every governor parameter reads back its default, takes a valid value and
 # refuses each invalid one, keeping the old value.
-# shellcheck source=tools/tests/guest/lib.sh
+# shellcheck source=tools/guest/tests/lib.sh
 . /haltpoll/lib.sh
 
 modprobe cpuidle-haltpoll force=1
@@ -21,13 +21,13 @@ check_param() {
 
 # Only what 6.12 refused is refused, and grow_start 0 (a closed window
 # could never open again).
-check_param guest_halt_poll_ns 200000 2400000 \
+check_param guest_halt_poll_ns "$default_guest_halt_poll_ns" 2400000 \
 	-1 abc "" 12x 99999999999999999999
-check_param guest_halt_poll_grow_start 50000 2400000 \
+check_param guest_halt_poll_grow_start "$default_guest_halt_poll_grow_start" 2400000 \
 	0 -5 abc ""
-check_param guest_halt_poll_grow 2 1 -1 x ""
-check_param guest_halt_poll_shrink 2 4 -1 abc ""
-check_param guest_halt_poll_allow_shrink Y N 2 maybe ""
+check_param guest_halt_poll_grow "$default_guest_halt_poll_grow" 1 -1 x ""
+check_param guest_halt_poll_shrink "$default_guest_halt_poll_shrink" 4 -1 abc ""
+check_param guest_halt_poll_allow_shrink "$default_guest_halt_poll_allow_shrink" N 2 maybe ""
 
 # Every value and spelling Linux 6.12 took is taken, and reads back as it
 # does there.
@@ -54,8 +54,7 @@ expect_eq "and reads back" "$(cat $params/guest_halt_poll_allow_shrink)" N
 expect_ok "a number with its NUL and newline is taken" \
 	sh -c "printf '100000\\n\\0' > $params/guest_halt_poll_ns"
 expect_eq "and reads back" "$(cat $params/guest_halt_poll_ns)" 100000
-set_param guest_halt_poll_ns 200000
-set_param guest_halt_poll_allow_shrink Y
+restore_defaults
 
 # Refusals are rate-limited: a loop of bad writes must not flood the log.
 before=$(dmesg | grep -c 'refused')
@@ -69,12 +68,12 @@ expect_gt "200 bad writes log at most 20 lines ($logged)" 21 "$logged"
 expect_gt "and log at least one" "$logged" 0
 
 expect_ok "shrink 0 (reset) is valid" set_param guest_halt_poll_shrink 0
-set_param guest_halt_poll_shrink 2
+restore_defaults
 expect_ok "guest_halt_poll_ns 0 disables polling" set_param guest_halt_poll_ns 0
 before=$(state_usage 1 0)
 pipe-bench -l 1000 | sed 's/^/# /'
 expect_eq "no polling with guest_halt_poll_ns=0" "$(state_usage 1 0)" "$before"
-set_param guest_halt_poll_ns 200000
+restore_defaults
 expect_dmesg "a refusal says why" "guest_halt_poll_grow_start=0 refused: a closed window could never open"
 rmmod cpuidle_haltpoll
 check_dmesg

@@ -37,7 +37,7 @@ COST_TARGETS = {
         ("pace1000 cost, haltpoll / no_driver", "haltpoll", "pace1000", "no_driver", "cost", 1.1),
     ],
 }
-# The loads of guest-cost.sh, in the order tables show them.
+# The loads of tools/guest/bench/cost.sh, in the order tables show them.
 COST_LOADS = ["idle", "pace50", "pace150", "pace1000"]
 
 

@@ -1,6 +1,6 @@
 # Without force, on a host that is not KVM with the realtime hint, the
 # driver stays out of the way.
-# shellcheck source=tools/tests/guest/lib.sh
+# shellcheck source=tools/guest/tests/lib.sh
 . /haltpoll/lib.sh
 
 expect_eq "no cpuidle driver at boot" "$(cat $cpuidle/current_driver)" none

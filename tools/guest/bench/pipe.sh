@@ -1,4 +1,4 @@
-# Guest side of tools/bench/bench: interleaved pipe-bench rounds over the
+# Guest side of tools/bench/run: interleaved pipe-bench rounds over the
 # idle configurations this boot can offer. Prints "RESULT <config> <usecs>".
 # Arguments: ROUNDS LOOPS MODE (mode "drivers" or "idle-poll").
 rounds=$1

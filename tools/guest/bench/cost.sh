@@ -1,4 +1,4 @@
-# Guest side of the cost measurement of tools/bench/bench: fixed loads
+# Guest side of the cost measurement of tools/bench/run: fixed loads
 # between "@@PHASE config load@@" console markers, which the host reads
 # while it samples the CPU time QEMU uses. Prints "LATENCY config load
 # usecs" and "PERIOD config load usecs" (the period the load achieved) for

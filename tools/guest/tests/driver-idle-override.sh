@@ -1,5 +1,5 @@
 # Booted with idle= (the runner passes idle=halt): even force must not load.
-# shellcheck source=tools/tests/guest/lib.sh
+# shellcheck source=tools/guest/tests/lib.sh
 . /haltpoll/lib.sh
 
 expect_fail "modprobe force=1 fails after idle=" modprobe cpuidle-haltpoll force=1

@@ -3,7 +3,7 @@
 # wakeups, tens of microseconds apart, must be polled for; the tick (every
 # 4 ms at HZ=250, inside the window 60% of the time) must not make the
 # governor halt, whether it can be stopped or not (the nohz-off boot).
-# shellcheck source=tools/tests/guest/lib.sh
+# shellcheck source=tools/guest/tests/lib.sh
 . /haltpoll/lib.sh
 
 echo "# kernel command line: $(cat /proc/cmdline)"

@@ -1,6 +1,6 @@
 # force=1 loads the driver on QEMU TCG; it takes over cpuidle, polls under
 # load, survives CPU hotplug, and rmmod gives back what was there before.
-# shellcheck source=tools/tests/guest/lib.sh
+# shellcheck source=tools/guest/tests/lib.sh
 . /haltpoll/lib.sh
 
 drv_before=$(cat $cpuidle/current_driver)
@@ -37,8 +37,7 @@ expect_ok "reload with a 2.4 ms window" modprobe cpuidle-haltpoll force=1
 pingpong_idles 3000
 expect_gt "2.4 ms window: cpu1 polls at least 5 times as often as it halts" \
 	"$polls" "$((halts * 5))"
-echo 200000 > $params/guest_halt_poll_ns
-echo 50000 > $params/guest_halt_poll_grow_start
+restore_defaults
 
 for i in 1 2 3 4 5 6 7 8 9 10; do
 	echo 0 > /sys/devices/system/cpu/cpu1/online || break

@@ -1,4 +1,4 @@
-# Guest side of the project-against-stock benchmark (tools/bench/bench):
+# Guest side of the project-against-stock benchmark (tools/bench/run):
 # loads cpuidle-haltpoll with force=1, whichever kernel this is, and runs
 # every load between "@@PHASE kernel load@@" console markers, which the
 # host reads while it samples the CPU time QEMU uses. Around each load it

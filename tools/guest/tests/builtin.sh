@@ -1,7 +1,7 @@
 # The driver built in (CONFIG_HALTPOLL_CPUIDLE=y), configured on the
 # kernel command line as 6.12 users do: cpuidle_haltpoll.force=1 and the
 # SAP HANA profile through haltpoll.* options.
-# shellcheck source=tools/tests/guest/lib.sh
+# shellcheck source=tools/guest/tests/lib.sh
 . /haltpoll/lib.sh
 
 expect_eq "the built-in driver is in charge at boot" "$(cat $cpuidle/current_driver)" haltpoll
