@@ -59,7 +59,7 @@ expect_dmesg() {
 	fi
 }
 
-splat_pattern='WARNING:|BUG:|Oops|KASAN|UBSAN|possible circular|INFO: rcu|INFO: task .* blocked'
+splat_pattern='WARNING:|BUG:|Oops|Kernel panic|KASAN|UBSAN|possible circular|INFO: rcu|INFO: task .* blocked'
 
 # Any warning, oops or sanitizer report in the kernel log, or a taint
 # since the script began, fails the script.
