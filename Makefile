@@ -21,7 +21,7 @@ help:
 	@echo "make sim     replay idle traces through the governor and Linux 6.12's"
 	@echo "make sim-validate  the simulator against both live kernels (x86_64)"
 	@echo "make report  out/report/index.html from make sim and make bench results"
-	@echo "make lint    checkpatch --strict and shellcheck"
+	@echo "make lint    checkpatch --strict, shellcheck, W=1 and sparse"
 	@echo "make patches the git format-patch series and cover letter in out/patches/"
 
 build:
