@@ -66,12 +66,11 @@
  * A poll that caught its wakeup leaves the window as it is, and so does a
  * halt chosen in step 2 that its early wakeup ended: a timer says nothing
  * of the wakeups a window is for. The arithmetic of
- * steps 2 to 5 lives in haltpoll_window.h as pure functions, which
- * tools/sim replays against synthetic and recorded traces. Linux 6.12 grew
- * the window only when the halt outlasted the window itself, so a window
- * just short of a steady wakeup never caught up with it; on the simulator's
- * suite this governor catches 1.21 times as many wakeups (timers aside) and
- * wastes 0.55 times the poll time.
+ * steps 2 to 5 lives in haltpoll_window.h as pure functions, so that it can
+ * be tested, and replayed against idle traces, away from a running CPU.
+ * Linux 6.12 grew the window only when the halt outlasted the window
+ * itself, so a window just short of a steady wakeup never caught up with
+ * it.
  *
  * The parameters take every value Linux 6.12 took but grow_start 0, with
  * which a closed window would never open again; no value, or combination
@@ -257,10 +256,10 @@ static int haltpoll_poll(struct cpuidle_device *dev, u64 window_ns,
 /*
  * Time from now to the next hrtimer other than the tick, U64_MAX for
  * none: a poll runs through the tick, which wakes no task, so only a timer
- * that does can end the poll. Counting the tick made a 2.4 ms window halt
- * on 60% of idle entries at HZ=250 and doubled the round trip of a
- * ping-pong, and tick_nohz_get_sleep_length() counts it whenever the tick
- * cannot be stopped (nohz=off, RCU or irq_work pending). Timer-wheel
+ * that does can end the poll. Counting the tick would make a window
+ * longer than a tick halt on most idle entries, and
+ * tick_nohz_get_sleep_length() counts it whenever the tick cannot be
+ * stopped (nohz=off, RCU or irq_work pending). Timer-wheel
  * timers, which run from the tick, are left out with it.
  *
  * One walk of this CPU's hrtimer bases under their lock, as
@@ -283,8 +282,9 @@ static u64 haltpoll_next_timer_ns(void)
  * had polled all along, and the CPU polls for about the lead only. A timer
  * due within twice the lead (haltpoll_timer_halt_pays()), such as the one
  * an early wakeup was for, is polled for at once, as long as the window
- * allows: a timer's interrupt may come later than the lead (under TCG it
- * often does), and a poll cut short there would halt for it after all.
+ * allows: a timer's interrupt may come later than the lead (a vCPU the
+ * host has not scheduled takes it late), and a poll cut short there would
+ * halt for it after all.
  */
 static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 				   struct haltpoll_cpu *hc, u64 window_ns,

@@ -3,10 +3,10 @@
  * Poll window arithmetic of the haltpoll cpuidle governor.
  *
  * Everything here is a pure function of its arguments: no per-CPU data, no
- * module parameters, no clock. The governor (haltpoll.c), its KUnit suite
- * and the userspace policy simulator (tools/sim) all compile this
- * very file, so what is simulated and tested is what runs in the kernel.
- * Only <linux/types.h> is needed; userspace supplies its own.
+ * module parameters, no clock. The governor (haltpoll.c) and its KUnit
+ * suite compile this very file, and so can a userspace model of the policy,
+ * so what is tested and modelled is what runs in the kernel. Only
+ * <linux/types.h> is needed; userspace supplies its own.
  */
 #ifndef _HALTPOLL_WINDOW_H
 #define _HALTPOLL_WINDOW_H
@@ -132,8 +132,7 @@ static inline u64 haltpoll_window_shrink(const struct haltpoll_params *p,
  *
  * Linux 6.12 grew only when the halt alone outlasted the window, so a
  * window just short of a steady wakeup (a poll of 100 us for a wakeup at
- * 150 us: a 50 us halt) stayed short for ever. tools/sim replays both on
- * its traces: see tools/sim/README.md for the figures.
+ * 150 us: a 50 us halt) stayed short for ever.
  *
  * Return: the window for the next idle period.
  */
@@ -292,8 +291,9 @@ static inline u64 haltpoll_lead_in_use(u64 lead_ns, u64 window_ns)
  * Halting saves the poll up to the lead before the timer, timer_ns -
  * lead_ns, and costs an exit to the host and the early wakeup's interrupt,
  * about what the lead measures. Below twice the lead, poll for the timer:
- * a SAP HANA profile (2.4 ms window) paced at 100 us under TCG halted
- * eight times as often as Linux 6.12 for 0.92 of its poll time.
+ * a CPU paced by a short timer would otherwise halt on almost every idle
+ * entry, paying the exit and the early wakeup to save a poll shorter than
+ * both.
  *
  * Return: true if the halt saves more than it costs.
  */
@@ -311,8 +311,8 @@ static inline bool haltpoll_timer_halt_pays(u64 timer_ns, u64 lead_ns)
  * they pull it apart: a reply coming shortly after a closed window opens
  * it, and the next timer period then polls the window in vain, halts, and
  * closes it again. Each opening is a wasted poll that never catches
- * anything (a ping-pong paced at 1 ms: one 50 us poll in vain per round
- * trip). Linux 6.12 does the same.
+ * anything: one poll of the window in vain per timer period. Linux 6.12
+ * does the same.
  *
  * The governor knows when an hrtimer is due. Periods with one (other than
  * the tick) due past the window but within a tick get a 2-bit count of
@@ -321,9 +321,8 @@ static inline bool haltpoll_timer_halt_pays(u64 timer_ns, u64 lead_ns)
  * nothing), and while it is in its lower half such periods halt
  * instead of polling. The window itself learns from them as before: left
  * out, as early-woken halts are, they would leave the window open for the
- * wakeups between the timers, caught then at several times the poll time
- * (replayed on the pacing CPU at 1 ms: 10 times the catches for 6 times
- * the poll time), a trade guest_halt_poll_ns already offers. The
+ * wakeups between the timers, caught then at several times the poll time,
+ * a trade guest_halt_poll_ns already offers. The
  * horizon of a tick keeps the count to the timers a workload sleeps on
  * between its wakeups, not those that only guard against a wakeup never
  * coming (a watchdog, a 10 ms timeout). Timer-wheel timers (msleep(),

@@ -23,7 +23,7 @@
 #define US	1000ULL
 #define MS	1000000ULL
 
-/* Real-time slack: enough for a descheduled vCPU under QEMU TCG. */
+/* Real-time slack: enough for a vCPU the host did not run for a while. */
 #define LIVE_SLACK_NS	(50 * MS)
 
 /* A clock that advances @step_ns per read and may store to @var. */

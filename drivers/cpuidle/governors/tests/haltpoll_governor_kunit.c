@@ -299,7 +299,7 @@ static const struct halt_pays_case halt_pays_cases[] = {
 	{ "far timer, short lead (KVM)", 150 * US, 15 * US, true },
 	{ "timer at twice the lead", 200 * US, 100 * US, false },
 	{ "timer just past twice the lead", 200 * US + 1, 100 * US, true },
-	{ "timer within the lead (TCG)", 60 * US, 100 * US, false },
+	{ "timer within the lead (slow host)", 60 * US, 100 * US, false },
 	{ "timer due now", 0, HALTPOLL_LEAD_MIN_NS, false },
 };
 
