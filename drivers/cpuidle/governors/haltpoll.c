@@ -83,6 +83,7 @@
 #include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
+#include <linux/once.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/tick.h>
@@ -484,6 +485,36 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 								   residency_ns));
 }
 
+/*
+ * /sys/kernel/debug/haltpoll/stats: per CPU, the window and what polling
+ * caught and wasted since the CPU's cpuidle device was last enabled.
+ */
+static int haltpoll_stats_show(struct seq_file *m, void *unused)
+{
+	unsigned int cpu;
+
+	seq_puts(m, "cpu window_ns polls_caught polls_timed_out wasted_ns early_wakes lead_misses lead_ns near_halts\n");
+	for_each_online_cpu(cpu) {
+		struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, cpu);
+
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu\n", cpu,
+			   READ_ONCE(hc->window_ns), READ_ONCE(hc->polls_caught),
+			   READ_ONCE(hc->polls_timed_out),
+			   READ_ONCE(hc->wasted_ns), READ_ONCE(hc->early_wakes),
+			   READ_ONCE(hc->lead_misses),
+			   haltpoll_lead_ns(&per_cpu_ptr(&haltpoll_wakes, cpu)->lateness),
+			   READ_ONCE(hc->near_halts));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(haltpoll_stats);
+
+static void haltpoll_debugfs_init(void)
+{
+	debugfs_create_file("stats", 0444, debugfs_create_dir("haltpoll", NULL),
+			    NULL, &haltpoll_stats_fops);
+}
+
 /**
  * haltpoll_enable_device - start a CPU with a closed window
  * @drv: cpuidle driver
@@ -494,6 +525,8 @@ static int haltpoll_enable_device(struct cpuidle_driver *drv,
 {
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
 
+	/* Statistics where the governor runs, not on every machine built. */
+	DO_ONCE_SLEEPABLE(haltpoll_debugfs_init);
 	hrtimer_cancel(&per_cpu_ptr(&haltpoll_wakes, dev->cpu)->timer);
 	/*
 	 * An operator may pick this governor for a driver whose first state
@@ -521,30 +554,6 @@ static struct cpuidle_governor haltpoll_governor = {
 };
 
 /*
- * /sys/kernel/debug/haltpoll/stats: per CPU, the window and what polling
- * caught and wasted since the CPU's cpuidle device was last enabled.
- */
-static int haltpoll_stats_show(struct seq_file *m, void *unused)
-{
-	unsigned int cpu;
-
-	seq_puts(m, "cpu window_ns polls_caught polls_timed_out wasted_ns early_wakes lead_misses lead_ns near_halts\n");
-	for_each_online_cpu(cpu) {
-		struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, cpu);
-
-		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu\n", cpu,
-			   READ_ONCE(hc->window_ns), READ_ONCE(hc->polls_caught),
-			   READ_ONCE(hc->polls_timed_out),
-			   READ_ONCE(hc->wasted_ns), READ_ONCE(hc->early_wakes),
-			   READ_ONCE(hc->lead_misses),
-			   haltpoll_lead_ns(&per_cpu_ptr(&haltpoll_wakes, cpu)->lateness),
-			   READ_ONCE(hc->near_halts));
-	}
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(haltpoll_stats);
-
-/*
  * Registered whatever the hypervisor: nothing here depends on KVM, and the
  * driver decides on its own whether polling is wanted (arch_haltpoll_want()).
  */
@@ -558,8 +567,6 @@ static int __init init_haltpoll(void)
 		hrtimer_init(t, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		t->function = haltpoll_wake_fn;
 	}
-	debugfs_create_file("stats", 0444, debugfs_create_dir("haltpoll", NULL),
-			    NULL, &haltpoll_stats_fops);
 	return cpuidle_register_governor(&haltpoll_governor);
 }
 
