@@ -12,7 +12,7 @@ import json
 import statistics
 import sys
 
-from report import phase_busy
+from baselines import phase_busy
 
 PIPE_LOADS = ["unpaced", "pace50", "pace100", "pace300", "pace1000"]
 PACED_LOADS = PIPE_LOADS[1:]

@@ -258,6 +258,10 @@ def print_comparison(totals):
 
 
 def main():
+    if len(sys.argv) < 3 or sys.argv[1] in ("-h", "--help"):
+        print("usage: validate.py SIMULATOR OUTDIR KERNEL=CONSOLE_LOG...\n"
+              "(run by tools/sim/validate)")
+        return 0 if sys.argv[1:2] in (["-h"], ["--help"]) else 2
     sim, outdir = sys.argv[1], sys.argv[2]
     logs = dict(a.split("=", 1) for a in sys.argv[3:])
     os.makedirs(outdir, exist_ok=True)
