@@ -257,6 +257,30 @@ static void cond_wait_pick_mode_test(struct kunit *test)
 				    c->expected, "case: %s", c->name);
 }
 
+struct evtstrm_bit_case {
+	const char *name;
+	u32 cntkctl;
+	int bit;
+};
+
+static const struct evtstrm_bit_case evtstrm_bit_cases[] = {
+	{ "stream off", 9 << ARCH_TIMER_EVT_TRIGGER_SHIFT, -1 },
+	{ "bit 9", ARCH_TIMER_VIRT_EVT_EN | 9 << ARCH_TIMER_EVT_TRIGGER_SHIFT, 9 },
+	{ "bit 3 scaled by 8", ARCH_TIMER_VIRT_EVT_EN | ARCH_TIMER_EVT_INTERVAL_SCALE |
+	  3 << ARCH_TIMER_EVT_TRIGGER_SHIFT, 11 },
+};
+
+/* The event bit decoded from CNTKCTL_EL1 values. */
+static void cond_wait_evtstrm_bit_test(struct kunit *test)
+{
+	const struct evtstrm_bit_case *c;
+
+	for (c = evtstrm_bit_cases;
+	     c < evtstrm_bit_cases + ARRAY_SIZE(evtstrm_bit_cases); c++)
+		KUNIT_EXPECT_EQ_MSG(test, cond_wait_evtstrm_bit(c->cntkctl),
+				    c->bit, "case: %s", c->name);
+}
+
 /*
  * The period decoded from CNTKCTL_EL1 agrees with the timer driver's own
  * decision, the evtstrm hwcap it sets when it turns the stream on: zero
@@ -286,6 +310,7 @@ static struct kunit_case cond_wait_cases[] = {
 	KUNIT_CASE_PARAM(cond_wait_times_out_test, live_step_gen_params),
 #ifdef CONFIG_ARM64
 	KUNIT_CASE(cond_wait_pick_mode_test),
+	KUNIT_CASE(cond_wait_evtstrm_bit_test),
 	KUNIT_CASE(cond_wait_evtstrm_test),
 #endif
 	{}

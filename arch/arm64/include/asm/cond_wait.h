@@ -17,8 +17,9 @@
  *
  * The event stream's state and period are read from CNTKCTL_EL1 rather
  * than assumed: the period is ARCH_TIMER_EVT_STREAM_PERIOD_US rounded to a
- * power of two of counter ticks (131 us at 62.5 MHz), and the stream can
- * be turned off on the command line.
+ * power of two of counter ticks, and the stream can be turned off on the
+ * command line. The counter is read through the timer driver's accessor,
+ * which applies the errata workarounds of the CPU.
  */
 #ifndef __ASM_COND_WAIT_H
 #define __ASM_COND_WAIT_H
@@ -54,28 +55,45 @@ cond_wait_pick_mode(bool has_wfxt, u64 evtstrm_period_ns, u64 remaining_ns)
 	return COND_WAIT_SPIN;
 }
 
-/* Period of this CPU's event stream in nanoseconds, 0 when it is off. */
-static __always_inline u64 cond_wait_evtstrm_period_ns(void)
+/* The counter bit whose 0 to 1 transitions are events, -1 for no stream. */
+static __always_inline int cond_wait_evtstrm_bit(u32 cntkctl)
 {
-	u32 cntkctl = arch_timer_get_cntkctl();
-	unsigned int bit;
+	int bit;
 
 	if (!(cntkctl & ARCH_TIMER_VIRT_EVT_EN))
-		return 0;
-
+		return -1;
 	bit = (cntkctl & ARCH_TIMER_EVT_TRIGGER_MASK) >>
 	      ARCH_TIMER_EVT_TRIGGER_SHIFT;
 	if (cntkctl & ARCH_TIMER_EVT_INTERVAL_SCALE)
 		bit += 8;
-	/* An event on every 0 to 1 transition of counter bit @bit. */
-	return div_u64((NSEC_PER_SEC << (bit + 1)) + arch_timer_get_cntfrq() - 1,
-		       arch_timer_get_cntfrq());
+	return bit;
+}
+
+/* @ticks of the counter in nanoseconds, rounded up. */
+static __always_inline u64 cond_wait_ticks_to_ns(u64 ticks)
+{
+	u32 freq = arch_timer_get_cntfrq();
+
+	return div_u64(ticks * NSEC_PER_SEC + freq - 1, freq);
+}
+
+/*
+ * Period of this CPU's event stream in nanoseconds, 0 when it is off: an
+ * event on every 0 to 1 transition of the counter's event bit.
+ */
+static __always_inline u64 cond_wait_evtstrm_period_ns(void)
+{
+	int bit = cond_wait_evtstrm_bit(arch_timer_get_cntkctl());
+
+	return bit < 0 ? 0 : cond_wait_ticks_to_ns(2ULL << bit);
 }
 
 /*
  * As __cmpwait_case_##sz(), but the second wait is a WFET: arm the
  * exclusive monitor on *@ptr, and unless it already differs from @val,
  * wait for a store to it, an event or the counter reaching @deadline_ticks.
+ * Whatever clears the monitor in between (an exception return) also sets
+ * the event register, so the WFET then returns at once.
  */
 #define __CMPWAIT_TIMEOUT_CASE(w, sz)					\
 static __always_inline void						\
@@ -89,11 +107,10 @@ __cmpwait_timeout_case_##sz(const void *ptr, unsigned long val,	\
 	"	wfe\n"							\
 	"	ldxr	%" #w "[tmp], %[v]\n"				\
 	"	eor	%" #w "[tmp], %" #w "[tmp], %" #w "[val]\n"	\
-	"	cbnz	%" #w "[tmp], 1f\n"				\
-	"	msr	s0_3_c1_c0_0, %[deadline]\n"	/* wfet */	\
-	"1:"								\
 	: [tmp] "=&r" (tmp), [v] "+Q" (*(u##sz *)ptr)			\
-	: [val] "r" (val), [deadline] "r" (deadline_ticks));		\
+	: [val] "r" (val));						\
+	if (!tmp)							\
+		wfet(deadline_ticks);					\
 }
 
 __CMPWAIT_TIMEOUT_CASE(w, 32);
@@ -106,7 +123,7 @@ static __always_inline bool cond_wait_wfet(const void *ptr,
 					   unsigned long val, int size,
 					   u64 remaining_ns)
 {
-	u64 deadline_ticks = __arch_counter_get_cntvct() + 1 +
+	u64 deadline_ticks = arch_timer_read_counter() + 1 +
 		mul_u64_u32_div(remaining_ns, arch_timer_get_cntfrq(),
 				NSEC_PER_SEC);
 
@@ -142,7 +159,7 @@ static __always_inline enum cond_wait_mode cond_wait_mode(u64 remaining_ns)
 {
 	bool has_wfxt = alternative_has_cap_unlikely(ARM64_HAS_WFXT);
 
-	/* WFET needs no event stream: skip the sysreg reads and division. */
+	/* WFET needs no event stream: skip the reads and the division. */
 	return cond_wait_pick_mode(has_wfxt,
 				   has_wfxt ? 0 : cond_wait_evtstrm_period_ns(),
 				   remaining_ns);
