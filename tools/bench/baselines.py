@@ -5,6 +5,7 @@ with --cost, also the host CPU time QEMU used per second of each phase."""
 
 import argparse
 import json
+import os
 import statistics
 import sys
 
@@ -187,6 +188,16 @@ def parse(paths):
     return runs, sorted(clocksources)
 
 
+def check_counts(runs, expected):
+    """A measurement the guest failed to print must not go unnoticed."""
+    ok = True
+    for name, values in runs.items():
+        if expected and len(values) != expected:
+            print(f"  {name}: {len(values)} measurements, expected {expected}")
+            ok = False
+    return ok and bool(runs)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--arch", required=True)
@@ -194,12 +205,15 @@ def main():
     ap.add_argument("--cost", nargs="*", default=[],
                     help="cost-MODE.out and cost-MODE.samples files")
     ap.add_argument("--meta", help="JSON of the commit, versions and host")
+    ap.add_argument("--runs", type=int, default=0,
+                    help="measurements each configuration must have")
     ap.add_argument("--quick", action="store_true",
                     help="print the targets met, and only the ratio of others")
     ap.add_argument("outputs", nargs="+")
     args = ap.parse_args()
 
     runs, clocksources = parse(args.outputs)
+    counted = check_counts(runs, args.runs)
     medians = {k: statistics.median(v) for k, v in runs.items()}
     print(f"{args.arch} pipe ping-pong, usecs per round trip "
           f"(guest clocksource: {', '.join(clocksources)})")
@@ -220,7 +234,7 @@ def main():
         ratios.append({"ratio": label, "value": round(ratio, 4),
                        "target_max": bound, "met": ok})
 
-    cost_table, cost_ratios = {}, []
+    cost_table, cost_ratios, polls = {}, [], {}
     if args.cost:
         cost_table, polls = parse_cost(args.cost)
         cost_ratios, cost_met = report_cost(args.arch, cost_table, args.quick)
@@ -235,16 +249,22 @@ def main():
         print("  (a ratio printed without a verdict misses its target in this"
               " short run;\n   README, \"Measured\", says which targets QEMU"
               " TCG keeps out of reach, and why)")
-    with open(args.json, "w") as f:
-        json.dump({"arch": args.arch, "meta": meta, "unit": "usecs/op",
+    # Other records of the file (versus.py's) are kept.
+    record = {}
+    if os.path.exists(args.json):
+        with open(args.json) as f:
+            record = json.load(f)
+    record.update({"arch": args.arch, "meta": meta, "unit": "usecs/op",
                    "clocksource": clocksources, "median": medians,
                    "runs": runs, "ratios": ratios, "cost": cost_table,
                    "cost_loads": COST_LOADS, "polls": polls,
                    "cost_unit": "host CPU seconds per second",
-                   "cost_ratios": cost_ratios, "targets_met": met},
-                  f, indent=2)
+                   "cost_ratios": cost_ratios, "targets_met": met})
+    with open(args.json + ".tmp", "w") as f:
+        json.dump(record, f, indent=2)
+    os.replace(args.json + ".tmp", args.json)
     print(f"  written to {args.json}")
-    return 0
+    return 0 if counted else 1
 
 
 if __name__ == "__main__":
