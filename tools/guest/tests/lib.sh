@@ -6,8 +6,10 @@
 dmesg -n 1
 tap_n=0
 # A warning, an oops or a sanitizer report taints the kernel even when its
-# lines scrolled out of the log buffer: check_dmesg compares.
+# lines scrolled out of the log buffer: check_dmesg compares. At boot only
+# TAINT_TEST (262144, set by the KUnit suites) is expected.
 taint_before=$(cat /proc/sys/kernel/tainted)
+taint_test=262144
 
 tap() {
 	tap_n=$((tap_n + 1))
@@ -66,6 +68,11 @@ splat_pattern='WARNING:|BUG:|Oops|Kernel panic|KASAN|UBSAN|possible circular|INF
 check_dmesg() {
 	local splats taint_now
 	taint_now=$(cat /proc/sys/kernel/tainted)
+	if [ $((taint_before & ~taint_test)) -ne 0 ]; then
+		tap fail "kernel booted tainted ($taint_before)"
+	else
+		tap ok "kernel booted with no taint but TAINT_TEST ($taint_before)"
+	fi
 	if [ "$taint_now" = "$taint_before" ]; then
 		tap ok "kernel taint unchanged ($taint_now)"
 	else
