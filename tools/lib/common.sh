@@ -149,6 +149,11 @@ checkpatch_findings() {
 		printf 'checkpatch failed (exit %s): %s\n' "$rc" "$out"
 		return 0
 	fi
+	# Exit 1 with no finding in the expected form is not a clean file.
+	if [ "$rc" -eq 1 ] && ! grep -qE ': (ERROR|WARNING|CHECK):' <<< "$out"; then
+		printf 'checkpatch exited 1 without a finding it could report: %s\n' "$out"
+		return 0
+	fi
 	grep -E ": ($levels):" <<< "$out" || true
 }
 
