@@ -6,6 +6,8 @@
 # input is printed with '_' for an empty one. Then the values the kernel
 # command line set: BOOT name value.
 params=/sys/module/haltpoll/parameters
+# shellcheck source=tools/guest/tests/defaults-6.12.sh
+. /haltpoll/defaults-6.12.sh
 
 for p in guest_halt_poll_ns guest_halt_poll_grow_start guest_halt_poll_grow \
 	 guest_halt_poll_shrink guest_halt_poll_allow_shrink; do
@@ -36,14 +38,17 @@ table() {
 	done
 }
 
-table guest_halt_poll_ns 200000 0 1 200000 2400000 10000000 10000001 \
-	2000000000 4294967295 4294967296 -1 0x30d40 010 abc 12x ""
-table guest_halt_poll_grow_start 50000 0 1 50000 2400000 10000001 \
-	4294967295 -5 abc ""
-table guest_halt_poll_grow 2 0 1 2 10 4294967295 -1 x ""
-table guest_halt_poll_shrink 2 0 1 2 4294967295 -1 abc ""
-table guest_halt_poll_allow_shrink Y Y N y n 1 0 on off yes no true false \
-	ON Off 2 maybe ""
+table guest_halt_poll_ns "$default_guest_halt_poll_ns" 0 1 200000 2400000 \
+	10000000 10000001 2000000000 4294967295 4294967296 -1 0x30d40 010 \
+	abc 12x ""
+table guest_halt_poll_grow_start "$default_guest_halt_poll_grow_start" 0 1 \
+	50000 2400000 10000001 4294967295 -5 abc ""
+table guest_halt_poll_grow "$default_guest_halt_poll_grow" 0 1 2 10 \
+	4294967295 -1 x ""
+table guest_halt_poll_shrink "$default_guest_halt_poll_shrink" 0 1 2 \
+	4294967295 -1 abc ""
+table guest_halt_poll_allow_shrink "$default_guest_halt_poll_allow_shrink" \
+	Y N y n 1 0 on off yes no true false ON Off 2 maybe ""
 # The SAP HANA profile, in the order tuned writes it.
 echo 2400000 > $params/guest_halt_poll_ns
 echo 2400000 > $params/guest_halt_poll_grow_start
