@@ -97,24 +97,38 @@ variant_check() {
 	esac
 }
 
+# kbuild_setup_cc ARCH : set HALTPOLL_CC to the kernel compiler for ARCH,
+# through ccache if present, with ccache's environment exported.
+kbuild_setup_cc() {
+	HALTPOLL_CC=$(arch_cross_compile "$1")gcc
+	command -v ccache >/dev/null || return 0
+	HALTPOLL_CC="ccache $HALTPOLL_CC"
+	# Relative paths in the cache keys: trees elsewhere under out/ with
+	# the same layout (a source tree next to its build directory) share
+	# the cache.
+	export CCACHE_BASEDIR="$HALTPOLL_OUT" CCACHE_NOHASHDIR=1
+	# The map only strips the tree's own absolute path from __FILE__;
+	# ccache does not rewrite it as it rewrites -I.
+	export CCACHE_IGNOREOPTIONS='-fmacro-prefix-map=*'
+}
+
 # kbuild SRC BUILD_DIR ARCH MAKE_ARGS... : make in kernel tree SRC, out of
 # tree in BUILD_DIR, cross-compiling for ARCH, through ccache if present.
 kbuild() {
-	local src=$1 bdir=$2 arch=$3 cross cc
+	local src=$1 bdir=$2 arch=$3
 	shift 3
-	cross=$(arch_cross_compile "$arch")
-	cc=${cross}gcc
-	if command -v ccache >/dev/null; then
-		cc="ccache $cc"
-		# Relative paths in the cache keys: trees elsewhere under out/
-		# with the same layout (SRC next to BUILD_DIR) share the cache.
-		export CCACHE_BASEDIR="$HALTPOLL_OUT" CCACHE_NOHASHDIR=1
-		# The map only strips the tree's own absolute path from
-		# __FILE__; ccache does not rewrite it as it rewrites -I.
-		export CCACHE_IGNOREOPTIONS='-fmacro-prefix-map=*'
-	fi
+	kbuild_setup_cc "$arch"
 	make -C "$src" O="$bdir" ARCH="$(arch_kbuild_arch "$arch")" \
-		CROSS_COMPILE="$cross" CC="$cc" "$@"
+		CROSS_COMPILE="$(arch_cross_compile "$arch")" CC="$HALTPOLL_CC" "$@"
+}
+
+# patched_files PATCH_DIR : the base files the diffs of PATCH_DIR/series
+# change, once each.
+patched_files() {
+	local p
+	while read -r p; do
+		sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1/$p"
+	done < "$1/series" | sort -u
 }
 
 # config_fragment ARCH : the project's config fragments for ARCH (and
