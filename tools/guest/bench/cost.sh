@@ -12,12 +12,13 @@ phase() {
 	echo "@@PHASE $1@@"
 }
 
-stats=/sys/kernel/debug/haltpoll/stats
+# shellcheck source=tools/guest/tests/idle-counters.sh
+. /haltpoll/idle-counters.sh
 
 # hpstat CONFIG LOAD WHEN : the governor's counters, when it is in use.
 hpstat() {
 	[ "$1" = haltpoll ] || return 0
-	sed -n "2,\$s/^/HPSTAT $1 $2 $3 /p" "$stats"
+	haltpoll_counters "HPSTAT $1 $2 $3"
 }
 
 # paced CONFIG PACE_US LOOPS : one round trip every PACE_US.

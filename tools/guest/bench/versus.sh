@@ -17,6 +17,8 @@ params=$2
 shift 2
 loads=${*:-"unpaced pace50 pace100 pace300 pace1000 cyclic100 cyclic200 cyclic500 idle"}
 dmesg -n 1
+# shellcheck source=tools/guest/tests/idle-counters.sh
+. /haltpoll/idle-counters.sh
 
 phase() {
 	echo "@@PHASE $1@@"
@@ -24,19 +26,12 @@ phase() {
 
 # counters LOAD WHEN : the cpuidle counters of every CPU.
 counters() {
-	for d in /sys/devices/system/cpu/cpu[0-9]*/cpuidle; do
-		cpu=${d%/cpuidle}
-		cpu=${cpu##*/cpu}
-		echo "IDLE $kernel $1 $2 $cpu $(cat "$d/state0/usage" "$d/state0/time" \
-			"$d/state1/usage" "$d/state1/time" | tr '\n' ' ')"
-	done
+	idle_counters "IDLE $kernel $1 $2"
 }
 
 # hpstat LOAD WHEN : the project governor's own counters, where it has them.
-stats=/sys/kernel/debug/haltpoll/stats
 hpstat() {
-	[ -r $stats ] || return 0
-	sed -n "2,\$s/^/HPSTAT $kernel $1 $2 /p" $stats
+	haltpoll_counters "HPSTAT $kernel $1 $2"
 }
 
 # pipe LOAD LOOPS [PACE_US] : pinned ping-pong, paced when PACE_US is given.

@@ -10,17 +10,14 @@
 # Arguments: LOADS, each one of unpaced or paceN (one round trip every N us).
 loads=${*:-"unpaced pace50 pace100 pace300 pace1000"}
 t=/sys/kernel/tracing
-stats=/sys/kernel/debug/haltpoll/stats
 dmesg -n 1
+# shellcheck source=tools/guest/tests/idle-counters.sh
+. /haltpoll/idle-counters.sh
 
+# counters WHEN : cpuidle's counters, and the project governor's.
 counters() {
-	for d in /sys/devices/system/cpu/cpu[0-9]*/cpuidle; do
-		cpu=${d%/cpuidle}
-		cpu=${cpu##*/cpu}
-		echo "IDLE $1 $cpu $(cat "$d/state0/usage" "$d/state0/time" \
-			"$d/state1/usage" "$d/state1/time" | tr '\n' ' ')"
-	done
-	[ ! -r $stats ] || sed -n "2,\$s/^/HPSTAT $1 /p" $stats
+	idle_counters "IDLE $1"
+	haltpoll_counters "HPSTAT $1"
 }
 
 events() {
