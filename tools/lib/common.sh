@@ -97,6 +97,22 @@ variant_check() {
 	esac
 }
 
+# guest_tools ARCH : build the project's static guest programs for ARCH
+# (tools/guest/*.c) into out/guest-ARCH when their source changed, and
+# print that directory.
+guest_tools() {
+	local dir="$HALTPOLL_OUT/guest-$1" cc src bin
+	cc="$(arch_cross_compile "$1")gcc"
+	mkdir -p "$dir"
+	for src in "$HALTPOLL_ROOT"/tools/guest/*.c; do
+		bin="$dir/$(basename "$src" .c)"
+		if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+			"$cc" -O2 -Wall -Wextra -static -o "$bin" "$src"
+		fi
+	done
+	echo "$dir"
+}
+
 # kbuild_setup_cc ARCH : set HALTPOLL_CC to the kernel compiler for ARCH,
 # through ccache if present, with ccache's environment exported.
 kbuild_setup_cc() {
