@@ -5,7 +5,7 @@
 
 ARCH ?= x86_64
 
-.PHONY: all build run bench check stress sim sim-validate report lint patches clean help
+.PHONY: all build run bench check stress sim sim-validate report lint patches deb guest-test clean help
 
 all: run
 
@@ -23,6 +23,10 @@ help:
 	@echo "make report  out/report/index.html from make sim and make bench results"
 	@echo "make lint    checkpatch --strict, shellcheck, W=1 and sparse"
 	@echo "make patches the git format-patch series and cover letter in out/patches/"
+	@echo "make deb     Debian packages of the patched kernel in out/deb-ARCH/"
+	@echo "             (CONFIG=/boot/config-... to start from your guest's config)"
+	@echo "make guest-test  a Debian 12 guest with systemd and udev boots the"
+	@echo "             package and checks what an operator would (x86_64)"
 
 build:
 	tools/build/run --arch $(ARCH)
@@ -69,6 +73,12 @@ lint:
 patches:
 	tools/build/run --prepare-only
 	tools/series/mkseries
+
+deb:
+	tools/deb/run --arch $(ARCH) $(if $(CONFIG),--config $(CONFIG))
+
+guest-test:
+	tools/distro/run --arch x86_64
 
 clean:
 	rm -rf out
