@@ -75,7 +75,7 @@ patches:
 	tools/series/mkseries
 
 deb:
-	tools/deb/run --arch $(ARCH) $(if $(CONFIG),--config $(CONFIG))
+	tools/deb/run --arch $(ARCH) $(if $(CONFIG),--config "$(CONFIG)")
 
 guest-test:
 	tools/distro/run --arch x86_64
