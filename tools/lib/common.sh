@@ -107,7 +107,7 @@ guest_tools() {
 	for src in "$HALTPOLL_ROOT"/tools/guest/*.c; do
 		bin="$dir/$(basename "$src" .c)"
 		if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
-			"$cc" -O2 -Wall -Wextra -static -o "$bin" "$src"
+			"$cc" -O2 -Wall -Wextra -static -o "$bin" "$src" || return 1
 		fi
 	done
 	echo "$dir"
