@@ -113,6 +113,14 @@ guest_tools() {
 	echo "$dir"
 }
 
+# install_guest_tools ARCH DIR : the static guest programs for ARCH, into
+# DIR of a guest's root; stop if one does not build.
+install_guest_tools() {
+	local dir
+	dir=$(guest_tools "$1") || die "a static guest program does not build for $1"
+	cp "$dir"/* "$2/"
+}
+
 # kbuild_setup_cc ARCH : set HALTPOLL_CC to the kernel compiler for ARCH,
 # through ccache if present, with ccache's environment exported.
 kbuild_setup_cc() {
