@@ -32,3 +32,19 @@ count_tap() {
 		result FAIL "$name" "guest script stopped early (ran $ran, plan '${plan:-none}')"
 	fi
 }
+
+# The guest's own definition of a kernel splat, so both sides agree.
+splat_pattern=$(sed -n "s/^splat_pattern='\(.*\)'$/\1/p" \
+		"$HALTPOLL_ROOT/tools/guest/tests/lib.sh")
+
+# check_console NAME FILE : no splat in the console log of a boot.
+check_console() {
+	local splats
+	splats=$(grep -cE "$splat_pattern" "$2") || true
+	if [ "$splats" -eq 0 ]; then
+		result ok "$1" "console: 0 splats"
+	else
+		result FAIL "$1" "console: $splats splat lines (see $2)"
+		grep -E -m5 "$splat_pattern" "$2" | sed 's/^/        /'
+	fi
+}
