@@ -16,7 +16,7 @@
 #include <linux/cpuidle.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
-#include <asm/cond_wait.h>
+#include <asm/barrier.h>
 
 /*
  * Wait until need_resched() or until @limit_ns have passed; return true if

@@ -14,10 +14,16 @@
 #include <kunit/test.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/processor.h>
 #include <linux/sched/clock.h>
-#include <asm/cond_wait.h>
+#include <asm/barrier.h>
 #ifdef CONFIG_ARM64
+#include <linux/cpu.h>
+#include <linux/smp.h>
 #include <asm/cpufeature.h>
+#include <asm/poll_relax.h>
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #endif
 
 #define US	1000ULL
@@ -126,7 +132,7 @@ KUNIT_ARRAY_PARAM(live_step, live_steps, live_step_desc);
 static void live_step_require(struct kunit *test, enum live_step step)
 {
 #ifdef CONFIG_ARM64
-	if (step == LIVE_STEP_WFE && !cond_wait_evtstrm_period_ns())
+	if (step == LIVE_STEP_WFE && !poll_relax_evtstrm_period_ns())
 		kunit_skip(test, "the event stream is off on this CPU");
 	if (step == LIVE_STEP_WFET &&
 	    !alternative_has_cap_unlikely(ARM64_HAS_WFXT))
@@ -135,12 +141,20 @@ static void live_step_require(struct kunit *test, enum live_step step)
 }
 
 #ifdef CONFIG_ARM64
+#define wait_step(mode, ptr, val, remaining_ns)				\
+do {									\
+	typeof(ptr) __step_ptr = (ptr);					\
+									\
+	poll_relax_step(mode, (const void *)__step_ptr,			\
+			(unsigned long)(val), sizeof(*__step_ptr),	\
+			remaining_ns);					\
+} while (0)
 #define wait_step_spin(ptr, val, remaining_ns)				\
-	cond_wait_changed_mode(COND_WAIT_SPIN, ptr, val, remaining_ns)
+	wait_step(POLL_RELAX_SPIN, ptr, val, remaining_ns)
 #define wait_step_wfe(ptr, val, remaining_ns)				\
-	cond_wait_changed_mode(COND_WAIT_WFE, ptr, val, remaining_ns)
+	wait_step(POLL_RELAX_WFE, ptr, val, remaining_ns)
 #define wait_step_wfet(ptr, val, remaining_ns)				\
-	cond_wait_changed_mode(COND_WAIT_WFET, ptr, val, remaining_ns)
+	wait_step(POLL_RELAX_WFET, ptr, val, remaining_ns)
 #endif
 
 /* Wait until *@var is non-zero or @deadline_ns, with the wait step @step. */
@@ -150,13 +164,13 @@ static unsigned long live_wait(enum live_step step, unsigned long *var,
 	switch (step) {
 #ifdef CONFIG_ARM64
 	case LIVE_STEP_SPIN:
-		return __cond_load_relaxed_timeout(var, VAL, local_clock(),
+		return __smp_cond_load_relaxed_timeout(var, VAL, local_clock(),
 						   deadline_ns, wait_step_spin);
 	case LIVE_STEP_WFE:
-		return __cond_load_relaxed_timeout(var, VAL, local_clock(),
+		return __smp_cond_load_relaxed_timeout(var, VAL, local_clock(),
 						   deadline_ns, wait_step_wfe);
 	case LIVE_STEP_WFET:
-		return __cond_load_relaxed_timeout(var, VAL, local_clock(),
+		return __smp_cond_load_relaxed_timeout(var, VAL, local_clock(),
 						   deadline_ns, wait_step_wfet);
 #endif
 	default:
@@ -233,28 +247,30 @@ struct mode_case {
 	bool has_wfxt;
 	u64 evtstrm_period_ns;
 	u64 remaining_ns;
-	enum cond_wait_mode expected;
+	enum poll_relax_mode expected;
 };
 
 static const struct mode_case mode_cases[] = {
-	{ "WFET whenever the CPU has it", true, 131 * US, 1 * US, COND_WAIT_WFET },
-	{ "WFET without the event stream", true, 0, 1 * MS, COND_WAIT_WFET },
-	{ "WFE with more than a period left", false, 131 * US, 132 * US, COND_WAIT_WFE },
-	{ "spin with exactly a period left", false, 131 * US, 131 * US, COND_WAIT_SPIN },
-	{ "spin in the last period", false, 131 * US, 20 * US, COND_WAIT_SPIN },
-	{ "spin with the event stream off", false, 0, 10 * MS, COND_WAIT_SPIN },
+	{ "WFET whenever the CPU has it", true, 131 * US, 1 * US, POLL_RELAX_WFET },
+	{ "WFET without the event stream", true, 0, 1 * MS, POLL_RELAX_WFET },
+	{ "WFE with more than a period left", false, 131 * US, 132 * US, POLL_RELAX_WFE },
+	{ "spin with exactly a period left", false, 131 * US, 131 * US, POLL_RELAX_SPIN },
+	{ "spin in the last period", false, 131 * US, 20 * US, POLL_RELAX_SPIN },
+	{ "spin with the event stream off", false, 0, 10 * MS, POLL_RELAX_SPIN },
 };
 
 static void cond_wait_pick_mode_test(struct kunit *test)
 {
 	const struct mode_case *c;
 
-	for (c = mode_cases; c < mode_cases + ARRAY_SIZE(mode_cases); c++)
-		KUNIT_EXPECT_EQ_MSG(test,
-				    cond_wait_pick_mode(c->has_wfxt,
-							c->evtstrm_period_ns,
-							c->remaining_ns),
-				    c->expected, "case: %s", c->name);
+	enum poll_relax_mode mode;
+
+	for (c = mode_cases; c < mode_cases + ARRAY_SIZE(mode_cases); c++) {
+		mode = poll_relax_pick_mode(c->has_wfxt, c->evtstrm_period_ns,
+					    c->remaining_ns);
+		KUNIT_EXPECT_EQ_MSG(test, mode, c->expected, "case: %s",
+				    c->name);
+	}
 }
 
 struct evtstrm_bit_case {
@@ -277,22 +293,39 @@ static void cond_wait_evtstrm_bit_test(struct kunit *test)
 
 	for (c = evtstrm_bit_cases;
 	     c < evtstrm_bit_cases + ARRAY_SIZE(evtstrm_bit_cases); c++)
-		KUNIT_EXPECT_EQ_MSG(test, cond_wait_evtstrm_bit(c->cntkctl),
+		KUNIT_EXPECT_EQ_MSG(test, poll_relax_evtstrm_bit(c->cntkctl),
 				    c->bit, "case: %s", c->name);
 }
 
+static void evtstrm_period_on_cpu(void *period_ns)
+{
+	*(u64 *)period_ns = poll_relax_evtstrm_period_now_ns();
+}
+
 /*
- * The period decoded from CNTKCTL_EL1 agrees with the timer driver's own
- * decision, the evtstrm hwcap it sets when it turns the stream on: zero
- * exactly when the stream is off. An enabled stream ticks every
+ * The event stream period cached at boot is the one CNTKCTL_EL1 gives now
+ * on every online CPU, and agrees with the timer driver's own decision,
+ * the evtstrm hwcap it sets when it turns the stream on: zero exactly when
+ * the stream is off. An enabled stream ticks every
  * ARCH_TIMER_EVT_STREAM_PERIOD_US rounded to a power of two of the counter.
  * The host checks that the evtstrm=0 boot prints "off" here.
  */
 static void cond_wait_evtstrm_test(struct kunit *test)
 {
-	u64 period_ns = cond_wait_evtstrm_period_ns();
+	u64 period_ns = poll_relax_evtstrm_period_ns();
 	bool stream_on = cpu_have_named_feature(EVTSTRM);
+	u64 cpu_period_ns;
+	int cpu;
 
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		cpu_period_ns = U64_MAX;
+		smp_call_function_single(cpu, evtstrm_period_on_cpu,
+					 &cpu_period_ns, 1);
+		KUNIT_EXPECT_EQ_MSG(test, cpu_period_ns, period_ns, "CPU %d",
+				    cpu);
+	}
+	cpus_read_unlock();
 	KUNIT_EXPECT_EQ(test, period_ns != 0, stream_on);
 	if (stream_on) {
 		KUNIT_EXPECT_GE(test, period_ns, 50 * US);
