@@ -208,7 +208,7 @@ static void replay_project(const struct haltpoll_params *p,
 			   const struct trace *t, struct outcome *o)
 {
 	u64 window_ns = 0, late_poll_ns = 0;
-	unsigned int near_count = HALTPOLL_NEAR_TIMER_TOP;
+	unsigned int near_count = HALTPOLL_NEAR_TIMER_TOP, timerless = 0;
 	size_t i;
 
 	for (i = 0; i < t->n; i++) {
@@ -229,6 +229,11 @@ static void replay_project(const struct haltpoll_params *p,
 			late_poll_ns = 0;
 			continue;
 		}
+		/* As haltpoll_next_timer_sampled_ns(): not every entry looks. */
+		if (!haltpoll_timer_walk_due(timerless))
+			next_timer_ns = UINT64_MAX;
+		timerless = haltpoll_timerless_next(timerless,
+						    next_timer_ns < SIM_TICK_NS);
 		if (haltpoll_timer_first(window_ns, next_timer_ns)) {
 			if (haltpoll_timer_halt_pays(next_timer_ns, lead_ns)) {
 				/*

@@ -43,7 +43,9 @@
  *    time than its exit and early wakeup cost. If a timer is due past the
  *    window but within a tick, and such idle periods have lately been
  *    ending on their timer rather than on a wakeup, halt through it
- *    (haltpoll-near-timer in haltpoll_window.h). Otherwise poll for
+ *    (haltpoll-near-timer in haltpoll_window.h). A CPU that has had no
+ *    timer due within a tick for a while looks for one on some idle
+ *    entries only (haltpoll-timer-walk). Otherwise poll for
  *    window_ns, keeping the tick (it is not stopped for a period that
  *    short).
  * 3. When halting, stop the tick only if the last idle period lasted at
@@ -109,6 +111,8 @@
  * @near_timer_ns: time from the idle entry to the near timer of the
  *	current idle period (haltpoll-near-timer); 0 for none
  * @near_count: the count of near-timer periods, polled for while high
+ * @timerless: idle entries since the next timer was last found within a
+ *	tick (haltpoll-timer-walk)
  * @near_halts: halts chosen for a near timer
  * @reflect_due: a state was selected and its outcome not yet reflected
  * @no_poll_state: the driver's first state does not poll: only pick it;
@@ -130,6 +134,7 @@ struct haltpoll_cpu {
 	u64 near_timer_ns;
 	u64 near_halts;
 	unsigned int near_count;
+	unsigned int timerless;
 	bool reflect_due;
 	bool no_poll_state;
 };
@@ -277,6 +282,18 @@ static u64 haltpoll_next_timer_ns(void)
 	return max_t(s64, ktime_sub(next_ns, ktime_get()), 0);
 }
 
+/* The next timer as haltpoll_next_timer_ns(), walked for when due. */
+static u64 haltpoll_next_timer_sampled_ns(struct haltpoll_cpu *hc)
+{
+	u64 timer_ns = U64_MAX;
+
+	if (haltpoll_timer_walk_due(hc->timerless))
+		timer_ns = haltpoll_next_timer_ns();
+	hc->timerless = haltpoll_timerless_next(hc->timerless,
+						timer_ns < TICK_NSEC);
+	return timer_ns;
+}
+
 /*
  * Halt for a timer due inside the window, and wake lead_ns before it to
  * poll for it: the timer's interrupt then finds the CPU polling, as if it
@@ -419,7 +436,7 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	if (dev->states_usage[0].disable ||
 	    !haltpoll_should_poll(window_ns, hc->poll_ns != 0))
 		return haltpoll_halt(hc, stop_tick);
-	timer_ns = haltpoll_next_timer_ns();
+	timer_ns = haltpoll_next_timer_sampled_ns(hc);
 	if (haltpoll_timer_first(window_ns, timer_ns))
 		return haltpoll_halt_for_timer(dev, hc, window_ns, timer_ns,
 					       stop_tick);

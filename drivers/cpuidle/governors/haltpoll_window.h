@@ -357,6 +357,54 @@ static inline unsigned int haltpoll_near_timer_count(unsigned int count,
 }
 
 /**
+ * DOC: haltpoll-timer-walk
+ *
+ * Finding the next timer takes the CPU's hrtimer base lock and walks its
+ * queues on every idle entry that may poll, a cost paid on the path to
+ * every wakeup. A CPU whose idle periods have no timer due within a tick
+ * (request/response traffic with nothing else to do) has nothing for
+ * either timer rule to act on. After HALTPOLL_TIMER_WALK_MIN such walks
+ * in a row, walk only once in HALTPOLL_TIMER_WALK_EVERY idle entries
+ * until a walk finds a timer again. A timer queued in between is polled
+ * through, as Linux 6.12 does for every timer, for at most that many idle
+ * periods; a CPU that sleeps on timers of its own finds one on every
+ * other entry and never samples.
+ */
+#define HALTPOLL_TIMER_WALK_MIN		16U
+#define HALTPOLL_TIMER_WALK_EVERY	8U
+
+/**
+ * haltpoll_timer_walk_due - whether this idle entry looks for the next timer
+ * @timerless: idle entries since a walk last found a timer within a tick
+ *
+ * Return: true if the entry must walk the hrtimer queues.
+ */
+static inline bool haltpoll_timer_walk_due(unsigned int timerless)
+{
+	return timerless < HALTPOLL_TIMER_WALK_MIN ||
+	       timerless % HALTPOLL_TIMER_WALK_EVERY == 0;
+}
+
+/**
+ * haltpoll_timerless_next - count an idle entry for haltpoll_timer_walk_due()
+ * @timerless: the count so far
+ * @found: the entry walked and found a timer due within a tick
+ *
+ * Return: the new count, kept below HALTPOLL_TIMER_WALK_MIN +
+ * HALTPOLL_TIMER_WALK_EVERY without breaking its period.
+ */
+static inline unsigned int haltpoll_timerless_next(unsigned int timerless,
+						   bool found)
+{
+	if (found)
+		return 0;
+	timerless++;
+	if (timerless >= HALTPOLL_TIMER_WALK_MIN + HALTPOLL_TIMER_WALK_EVERY)
+		timerless -= HALTPOLL_TIMER_WALK_EVERY;
+	return timerless;
+}
+
+/**
  * haltpoll_keep_tick - whether a halt should leave the scheduler tick running
  * @last_idle_ns: length of the previous idle period
  * @tick_ns: length of a tick period

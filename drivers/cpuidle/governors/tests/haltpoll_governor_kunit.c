@@ -419,6 +419,33 @@ static void haltpoll_lead_in_use_test(struct kunit *test)
 				    c->expected_ns, "case: %s", c->name);
 }
 
+/*
+ * The timer walk count over a run of idle entries: every entry walks
+ * until HALTPOLL_TIMER_WALK_MIN found nothing, then one in
+ * HALTPOLL_TIMER_WALK_EVERY, for ever, until a walk finds a timer.
+ */
+static void haltpoll_timer_walk_test(struct kunit *test)
+{
+	unsigned int timerless = 0, walks = 0, i;
+
+	for (i = 0; i < HALTPOLL_TIMER_WALK_MIN; i++) {
+		KUNIT_EXPECT_TRUE(test, haltpoll_timer_walk_due(timerless));
+		timerless = haltpoll_timerless_next(timerless, false);
+	}
+	for (i = 0; i < 1000 * HALTPOLL_TIMER_WALK_EVERY; i++) {
+		walks += haltpoll_timer_walk_due(timerless);
+		timerless = haltpoll_timerless_next(timerless, false);
+		KUNIT_ASSERT_LT(test, timerless,
+				HALTPOLL_TIMER_WALK_MIN + HALTPOLL_TIMER_WALK_EVERY);
+	}
+	KUNIT_EXPECT_EQ(test, walks, 1000);
+	/* A timer found starts the count again: every entry walks. */
+	timerless = haltpoll_timerless_next(timerless, true);
+	KUNIT_EXPECT_EQ(test, timerless, 0);
+	KUNIT_EXPECT_TRUE(test, haltpoll_timer_walk_due(timerless));
+	KUNIT_EXPECT_TRUE(test, haltpoll_timer_walk_due(1));
+}
+
 static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_window_next_test),
 	KUNIT_CASE(haltpoll_window_grows_to_limit_test),
@@ -433,6 +460,7 @@ static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_lead_test),
 	KUNIT_CASE(haltpoll_lead_follows_lateness_test),
 	KUNIT_CASE(haltpoll_lead_in_use_test),
+	KUNIT_CASE(haltpoll_timer_walk_test),
 	{}
 };
 

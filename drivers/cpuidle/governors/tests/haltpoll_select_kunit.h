@@ -20,6 +20,7 @@ struct haltpoll_select_fixture {
 	struct cpuidle_driver drv;
 	struct cpuidle_device dev;
 	u64 next_timer_ns;
+	unsigned int walks;
 	unsigned int saved_max_ns;
 };
 
@@ -27,6 +28,7 @@ static struct haltpoll_select_fixture *haltpoll_fixture;
 
 static u64 haltpoll_test_next_timer_ns(void)
 {
+	haltpoll_fixture->walks++;
 	return haltpoll_fixture->next_timer_ns;
 }
 
@@ -353,6 +355,44 @@ static void haltpoll_select_near_timer_test(struct kunit *test)
 }
 
 /*
+ * Caught wakeups with no timer due: after HALTPOLL_TIMER_WALK_MIN of them
+ * the timers are looked for on one idle entry in HALTPOLL_TIMER_WALK_EVERY.
+ * A timer due inside the window is then found within that many entries,
+ * and every entry looks again from there on.
+ */
+static void haltpoll_select_timer_walk_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	unsigned int i, halted_after = 0;
+	bool stop_tick;
+
+	/* Stop just after a walk, so that the next entries do not look. */
+	hc->window_ns = 200 * HP_US;
+	for (i = 0; i <= HALTPOLL_TIMER_WALK_MIN + 2 * HALTPOLL_TIMER_WALK_EVERY; i++) {
+		KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+		haltpoll_test_reflect(f, 0, 10 * HP_US, false);
+	}
+	KUNIT_EXPECT_EQ(test, f->walks, HALTPOLL_TIMER_WALK_MIN + 3);
+
+	f->next_timer_ns = 150 * HP_US;
+	for (i = 1; i <= HALTPOLL_TIMER_WALK_EVERY && !halted_after; i++) {
+		if (haltpoll_test_select(f, &stop_tick) == 1)
+			halted_after = i;
+		/* A wakeup before the early one, as the timer test has. */
+		haltpoll_test_reflect(f, halted_after ? 1 : 0, 10 * HP_US, false);
+	}
+	KUNIT_EXPECT_EQ(test, halted_after, HALTPOLL_TIMER_WALK_EVERY);
+	KUNIT_EXPECT_EQ(test, hc->timerless, 0);
+	f->walks = 0;
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+		haltpoll_test_reflect(f, 1, 10 * HP_US, false);
+	}
+	KUNIT_EXPECT_EQ(test, f->walks, 3);
+}
+
+/*
  * A poll that ran past its window: the window closed when the poll gave
  * up, so a wakeup 150 us after that, within guest_halt_poll_ns, grows the
  * window. Counted from the window's nominal end, it came 230 us after and
@@ -424,6 +464,7 @@ static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_disabled_state_test),
 	KUNIT_CASE(haltpoll_select_no_poll_state_test),
 	KUNIT_CASE(haltpoll_select_near_timer_test),
+	KUNIT_CASE(haltpoll_select_timer_walk_test),
 	KUNIT_CASE(haltpoll_select_poll_overrun_test),
 	KUNIT_CASE(haltpoll_next_timer_leaves_out_tick_test),
 	{}
