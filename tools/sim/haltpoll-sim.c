@@ -216,7 +216,7 @@ static void replay_project(const struct haltpoll_params *p,
 		/* A trace tells when a timer comes only if it ended the period. */
 		u64 next_timer_ns = t->timer[i] ? idle_ns : UINT64_MAX;
 		u64 lead_ns = haltpoll_lead_in_use(sim_lead_ns, window_ns);
-		u64 poll_ns;
+		u64 poll_ns, horizon_ns;
 		enum poll_end end;
 
 		o->periods++;
@@ -232,8 +232,9 @@ static void replay_project(const struct haltpoll_params *p,
 		/* As haltpoll_next_timer_sampled_ns(): not every entry looks. */
 		if (!haltpoll_timer_walk_due(timerless))
 			next_timer_ns = UINT64_MAX;
+		horizon_ns = window_ns > SIM_TICK_NS ? window_ns : SIM_TICK_NS;
 		timerless = haltpoll_timerless_next(timerless,
-						    next_timer_ns < SIM_TICK_NS);
+						    next_timer_ns < horizon_ns);
 		if (haltpoll_timer_first(window_ns, next_timer_ns)) {
 			if (haltpoll_timer_halt_pays(next_timer_ns, lead_ns)) {
 				/*

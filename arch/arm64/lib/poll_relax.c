@@ -4,9 +4,11 @@
  * see <asm/poll_relax.h> for how a step is picked and what bounds it.
  *
  * The step runs in the cpuidle poll state, where RCU may not be watching:
- * it is noinstr, what it calls is inlined, and the Makefile keeps the
- * sanitizers, KCOV and ftrace out of this file in case the compiler still
- * emits an out-of-line copy of an inline helper.
+ * it is noinstr, what it calls is inlined (but for the workaround of a
+ * counter erratum, which the counter read calls out of line, notrace, on
+ * the CPUs that need one), and the Makefile keeps the sanitizers, KCOV and
+ * ftrace out of this file in case the compiler still emits an out-of-line
+ * copy of an inline helper.
  */
 
 #include <linux/cache.h>
@@ -187,7 +189,7 @@ void noinstr __cpu_poll_relax(const void *ptr, unsigned long val, int size,
 					       remaining_ns),
 			  ptr, val, size, remaining_ns);
 }
-EXPORT_SYMBOL(__cpu_poll_relax);
+EXPORT_SYMBOL_GPL(__cpu_poll_relax);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* The event stream period cached at boot. */

@@ -44,8 +44,8 @@
  *    window but within a tick, and such idle periods have lately been
  *    ending on their timer rather than on a wakeup, halt through it
  *    (haltpoll-near-timer in haltpoll_window.h). A CPU that has had no
- *    timer due within a tick for a while looks for one on some idle
- *    entries only (haltpoll-timer-walk). Otherwise poll for
+ *    timer due within its window or a tick for a while looks for one on
+ *    some idle entries only (haltpoll-timer-walk). Otherwise poll for
  *    window_ns, keeping the tick (it is not stopped for a period that
  *    short).
  * 3. When halting, stop the tick only if the last idle period lasted at
@@ -87,6 +87,7 @@
 #include <linux/moduleparam.h>
 #include <linux/once.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/tick.h>
 #include <trace/events/power.h>
@@ -104,15 +105,16 @@
  *	device was enabled
  * @polls_timed_out: polls that ran out their window
  * @wasted_ns: time spent in polls that ran out their window
- * @timer_halt_ns: when the halt chosen for a timer is to end, until it
- *	ends: the early wakeup haltpoll_halt_for_timer() set, 0 for none
+ * @timer_halt_ns: how long after its selection the halt chosen for a
+ *	timer is to end (the early wakeup haltpoll_halt_for_timer() set),
+ *	until it ends; 0 for none
  * @early_wakes: halts that ended on their early wakeup
  * @lead_misses: early wakeups that came with the timer's own wakeup
  * @near_timer_ns: time from the idle entry to the near timer of the
  *	current idle period (haltpoll-near-timer); 0 for none
  * @near_count: the count of near-timer periods, polled for while high
- * @timerless: idle entries since the next timer was last found within a
- *	tick (haltpoll-timer-walk)
+ * @timerless: idle entries since a timer was last found due within the
+ *	window or a tick, whichever is longer (haltpoll-timer-walk)
  * @near_halts: halts chosen for a near timer
  * @reflect_due: a state was selected and its outcome not yet reflected
  * @no_poll_state: the driver's first state does not poll: only pick it;
@@ -282,15 +284,21 @@ static u64 haltpoll_next_timer_ns(void)
 	return max_t(s64, ktime_sub(next_ns, ktime_get()), 0);
 }
 
-/* The next timer as haltpoll_next_timer_ns(), walked for when due. */
-static u64 haltpoll_next_timer_sampled_ns(struct haltpoll_cpu *hc)
+/*
+ * The next timer as haltpoll_next_timer_ns(), looked for when due
+ * (haltpoll-timer-walk). A timer within the window or a tick, whichever
+ * is longer, is one the timer rules act on.
+ */
+static u64 haltpoll_next_timer_sampled_ns(struct haltpoll_cpu *hc,
+					  u64 window_ns)
 {
+	u64 horizon_ns = max_t(u64, window_ns, TICK_NSEC);
 	u64 timer_ns = U64_MAX;
 
 	if (haltpoll_timer_walk_due(hc->timerless))
 		timer_ns = haltpoll_next_timer_ns();
 	hc->timerless = haltpoll_timerless_next(hc->timerless,
-						timer_ns < TICK_NSEC);
+						timer_ns < horizon_ns);
 	return timer_ns;
 }
 
@@ -355,12 +363,20 @@ static void haltpoll_learn_near_timer(struct haltpoll_cpu *hc, int index,
 	hc->near_timer_ns = 0;
 }
 
-/* The idle loop runs again after any interrupt: only the lateness matters. */
+/*
+ * The idle loop runs again after any interrupt: only the lateness matters,
+ * and only when the early wakeup ended a halt. One left queued by a halt
+ * cpuidle could not enter (-EBUSY) may fire while a task runs, which takes
+ * it at once: that says nothing of how late a halted vCPU wakes.
+ */
 static enum hrtimer_restart haltpoll_wake_fn(struct hrtimer *timer)
 {
 	struct haltpoll_wake *w = container_of(timer, struct haltpoll_wake, timer);
 	ktime_t late = ktime_sub(hrtimer_cb_get_time(timer),
 				 hrtimer_get_expires(timer));
+
+	if (!is_idle_task(current))
+		return HRTIMER_NORESTART;
 
 	/* Later than any window: the host did not run the vCPU for a while. */
 	haltpoll_lateness_add(&w->lateness, ktime_to_ns(late),
@@ -436,7 +452,7 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	if (dev->states_usage[0].disable ||
 	    !haltpoll_should_poll(window_ns, hc->poll_ns != 0))
 		return haltpoll_halt(hc, stop_tick);
-	timer_ns = haltpoll_next_timer_sampled_ns(hc);
+	timer_ns = haltpoll_next_timer_sampled_ns(hc, window_ns);
 	if (haltpoll_timer_first(window_ns, timer_ns))
 		return haltpoll_halt_for_timer(dev, hc, window_ns, timer_ns,
 					       stop_tick);
@@ -572,7 +588,7 @@ static struct cpuidle_governor haltpoll_governor = {
 
 /*
  * Registered whatever the hypervisor: nothing here depends on KVM, and the
- * driver decides on its own whether polling is wanted (arch_haltpoll_want()).
+ * driver decides on its own whether polling is wanted.
  */
 static int __init init_haltpoll(void)
 {

@@ -361,11 +361,12 @@ static inline unsigned int haltpoll_near_timer_count(unsigned int count,
  *
  * Finding the next timer takes the CPU's hrtimer base lock and walks its
  * queues on every idle entry that may poll, a cost paid on the path to
- * every wakeup. A CPU whose idle periods have no timer due within a tick
- * (request/response traffic with nothing else to do) has nothing for
- * either timer rule to act on. After HALTPOLL_TIMER_WALK_MIN such walks
- * in a row, walk only once in HALTPOLL_TIMER_WALK_EVERY idle entries
- * until a walk finds a timer again. A timer queued in between is polled
+ * every wakeup. A CPU whose idle periods have no timer due within the
+ * window or a tick, whichever is longer (request/response traffic with
+ * nothing else to do), has nothing for either timer rule to act on. After
+ * HALTPOLL_TIMER_WALK_MIN such walks in a row, walk only once in
+ * HALTPOLL_TIMER_WALK_EVERY idle entries until a walk finds a timer
+ * again. A timer queued in between is polled
  * through, as Linux 6.12 does for every timer, for at most that many idle
  * periods; a CPU that sleeps on timers of its own finds one on every
  * other entry and never samples.
@@ -375,20 +376,24 @@ static inline unsigned int haltpoll_near_timer_count(unsigned int count,
 
 /**
  * haltpoll_timer_walk_due - whether this idle entry looks for the next timer
- * @timerless: idle entries since a walk last found a timer within a tick
+ * @timerless: idle entries since a walk last found a timer within the
+ *	window or a tick
  *
  * Return: true if the entry must walk the hrtimer queues.
  */
 static inline bool haltpoll_timer_walk_due(unsigned int timerless)
 {
-	return timerless < HALTPOLL_TIMER_WALK_MIN ||
-	       timerless % HALTPOLL_TIMER_WALK_EVERY == 0;
+	if (timerless < HALTPOLL_TIMER_WALK_MIN)
+		return true;
+	return (timerless - HALTPOLL_TIMER_WALK_MIN) % HALTPOLL_TIMER_WALK_EVERY ==
+	       HALTPOLL_TIMER_WALK_EVERY - 1;
 }
 
 /**
  * haltpoll_timerless_next - count an idle entry for haltpoll_timer_walk_due()
  * @timerless: the count so far
- * @found: the entry walked and found a timer due within a tick
+ * @found: the entry walked and found a timer due within the window or a
+ *	tick
  *
  * Return: the new count, kept below HALTPOLL_TIMER_WALK_MIN +
  * HALTPOLL_TIMER_WALK_EVERY without breaking its period.
