@@ -372,12 +372,12 @@ static void haltpoll_learn_near_timer(struct haltpoll_cpu *hc, int index,
 static enum hrtimer_restart haltpoll_wake_fn(struct hrtimer *timer)
 {
 	struct haltpoll_wake *w = container_of(timer, struct haltpoll_wake, timer);
-	ktime_t late = ktime_sub(hrtimer_cb_get_time(timer),
-				 hrtimer_get_expires(timer));
+	ktime_t late;
 
 	if (!is_idle_task(current))
 		return HRTIMER_NORESTART;
 
+	late = ktime_sub(hrtimer_cb_get_time(timer), hrtimer_get_expires(timer));
 	/* Later than any window: the host did not run the vCPU for a while. */
 	haltpoll_lateness_add(&w->lateness, ktime_to_ns(late),
 			      min_t(u64, READ_ONCE(haltpoll_params.max_ns),

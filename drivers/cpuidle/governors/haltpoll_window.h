@@ -366,10 +366,9 @@ static inline unsigned int haltpoll_near_timer_count(unsigned int count,
  * nothing else to do), has nothing for either timer rule to act on. After
  * HALTPOLL_TIMER_WALK_MIN such walks in a row, walk only once in
  * HALTPOLL_TIMER_WALK_EVERY idle entries until a walk finds a timer
- * again. A timer queued in between is polled
- * through, as Linux 6.12 does for every timer, for at most that many idle
- * periods; a CPU that sleeps on timers of its own finds one on every
- * other entry and never samples.
+ * again. A timer queued in between is polled through, as Linux 6.12 does
+ * for every timer, for at most that many idle periods; a CPU that sleeps
+ * on timers of its own finds one on every other entry and never samples.
  */
 #define HALTPOLL_TIMER_WALK_MIN		16U
 #define HALTPOLL_TIMER_WALK_EVERY	8U
@@ -383,10 +382,9 @@ static inline unsigned int haltpoll_near_timer_count(unsigned int count,
  */
 static inline bool haltpoll_timer_walk_due(unsigned int timerless)
 {
-	if (timerless < HALTPOLL_TIMER_WALK_MIN)
-		return true;
-	return (timerless - HALTPOLL_TIMER_WALK_MIN) % HALTPOLL_TIMER_WALK_EVERY ==
-	       HALTPOLL_TIMER_WALK_EVERY - 1;
+	/* haltpoll_timerless_next() keeps it below the last value. */
+	return timerless < HALTPOLL_TIMER_WALK_MIN ||
+	       timerless == HALTPOLL_TIMER_WALK_MIN + HALTPOLL_TIMER_WALK_EVERY - 1;
 }
 
 /**
