@@ -48,6 +48,7 @@ struct trace {
 	bool *timer;
 	u64 *late_ns;
 	bool *woken;
+	bool marks_wakeups;	/* some period is marked as a task's wakeup */
 	size_t n;
 };
 
@@ -204,23 +205,88 @@ static enum poll_end poll_period(struct outcome *o, const struct trace *t,
 	return POLL_TIMED_OUT;
 }
 
+/*
+ * A period halted for the wakeup haltpoll-recurring-wakeup expects @due_ns
+ * in, with an early wakeup @lead_ns before it, then polled until
+ * @latest_ns at most.
+ * Return: true if the window learns from the period, which then polled
+ * for @poll_ns before its halt.
+ */
+static bool replay_recurring(const struct trace *t, size_t i,
+			     struct outcome *o, u64 due_ns, u64 latest_ns,
+			     u64 lead_ns, u64 *poll_ns)
+{
+	/* The early wakeup comes as late as a halted vCPU runs after a wakeup. */
+	u64 late_ns = haltpoll_min_u64(sim_halt_wake_ns, lead_ns);
+	u64 woke_ns = due_ns - lead_ns + late_ns, end_ns = polled_end_ns(t, i);
+
+	o->halts++;
+	*poll_ns = 0;
+	/*
+	 * The wakeup came first, to the halt: the early wakeup is cancelled.
+	 * An early wakeup past the latest time finds nothing expected.
+	 */
+	if (end_ns <= woke_ns || woke_ns >= latest_ns)
+		return true;
+	if (end_ns <= latest_ns) {
+		if (t->timer[i])
+			o->timer_caught++;
+		else
+			o->caught++;
+		o->polled_ns += end_ns - woke_ns;
+		return false;
+	}
+	*poll_ns = latest_ns - woke_ns;
+	o->polled_ns += *poll_ns;
+	o->wasted_ns += *poll_ns;
+	o->timeouts++;
+	o->halts++;
+	return true;
+}
+
+/*
+ * The wakeups haltpoll-recurring-wakeup learns from: traces hold idle
+ * periods, not the time between them, so the model takes the CPU to run
+ * for no time between two (a steady run time changes nothing: it comes
+ * off the interval and the time to the next wakeup alike). Periods the
+ * tick ended are not wakeups to it, those its hrtimers ended are. A trace
+ * that marks the periods a task's wakeup ended (tools/sim/validate's)
+ * marks the hrtimers' too and leaves the tick's unmarked. Others mark
+ * timers without saying which; none of those counts here. A recorded
+ * wakeup comes at its own time: the governor estimates a halted CPU's
+ * from the lead's lateness.
+ */
+static bool recur_wakeup(const struct trace *t, size_t i)
+{
+	if (t->marks_wakeups)
+		return t->woken[i] || t->timer[i];
+	return !t->timer[i];
+}
+
 static void replay_project(const struct haltpoll_params *p,
 			   const struct trace *t, struct outcome *o)
 {
-	u64 window_ns = 0, late_poll_ns = 0;
+	u64 max_ns = haltpoll_min_u64(p->max_ns, HALTPOLL_WINDOW_CAP_NS);
+	u64 window_ns = 0, late_poll_ns = 0, now_ns = 1;
 	unsigned int near_count = HALTPOLL_NEAR_TIMER_TOP, timerless = 0;
+	struct haltpoll_recurrence recur = { };
 	size_t i;
 
-	for (i = 0; i < t->n; i++) {
+	for (i = 0; i < t->n; now_ns += t->idle_ns[i++]) {
 		u64 idle_ns = t->idle_ns[i];
 		/* A trace tells when a timer comes only if it ended the period. */
 		u64 next_timer_ns = t->timer[i] ? idle_ns : UINT64_MAX;
 		u64 lead_ns = haltpoll_lead_in_use(sim_lead_ns, window_ns);
-		u64 poll_ns, horizon_ns;
+		u64 poll_ns, horizon_ns, due_ns = 0, latest_ns = 0;
 		enum poll_end end;
 
 		o->periods++;
-		if (!haltpoll_should_poll(window_ns, late_poll_ns != 0)) {
+		if (!late_poll_ns)
+			latest_ns = haltpoll_recur_expected(&recur, now_ns, &due_ns);
+		if (recur_wakeup(t, i))
+			haltpoll_recur_woken(&recur, now_ns + idle_ns);
+		if (!haltpoll_should_poll(window_ns, late_poll_ns != 0) &&
+		    !latest_ns) {
 			/* A late catch's poll counts with the halt after it. */
 			o->halts++;
 			window_ns = haltpoll_window_next(p, window_ns,
@@ -247,6 +313,39 @@ static void replay_project(const struct haltpoll_params *p,
 				o->polled_ns += lead_ns;
 				continue;
 			}
+		} else if (latest_ns > window_ns && due_ns < next_timer_ns) {
+			/* As haltpoll_halt_for_wakeup(). */
+			u64 recur_lead_ns = haltpoll_min_u64(sim_lead_ns, max_ns);
+			bool learn;
+
+			if (!max_ns) {
+				o->halts++;
+				continue;
+			}
+
+			if (haltpoll_timer_halt_pays(due_ns, recur_lead_ns)) {
+				learn = replay_recurring(t, i, o, due_ns,
+							 latest_ns,
+							 recur_lead_ns,
+							 &poll_ns);
+			} else {
+				end = poll_period(o, t, i,
+						  haltpoll_min_u64(latest_ns, max_ns),
+						  &poll_ns);
+				if (end == POLL_CAUGHT_LATE)
+					late_poll_ns = poll_ns;
+				learn = end == POLL_TIMED_OUT;
+			}
+			if (learn)
+				window_ns = haltpoll_window_next(p, window_ns,
+					haltpoll_idle_for_window(window_ns, poll_ns,
+								 halt_after(t, i, poll_ns)));
+			continue;
+		} else if (!window_ns) {
+			o->halts++;
+			window_ns = haltpoll_window_next(p, window_ns,
+							 halted_ns(t, i));
+			continue;
 		} else if (next_timer_ns < SIM_TICK_NS) {
 			/*
 			 * A near timer (haltpoll-near-timer), which ends the
@@ -452,6 +551,7 @@ static void trace_append(struct trace *t, size_t *cap, u64 idle_ns, bool timer,
 	}
 	t->late_ns[t->n] = late_ns;
 	t->woken[t->n] = woken;
+	t->marks_wakeups |= woken;
 	t->idle_ns[t->n] = idle_ns;
 	t->timer[t->n++] = timer;
 }

@@ -40,10 +40,14 @@
  *    (haltpoll-timer-lead in haltpoll_window.h), so the CPU gets polling's
  *    timer latency for a poll of about the lead. A timer due within
  *    twice the lead is polled for at once: the halt would save less poll
- *    time than its exit and early wakeup cost. If a timer is due past the
- *    window but within a tick, and such idle periods have lately been
- *    ending on their timer rather than on a wakeup, halt through it
- *    (haltpoll-near-timer in haltpoll_window.h). A CPU that has had no
+ *    time than its exit and early wakeup cost. If the CPU's wakeups
+ *    have come at a steady interval and the next is expected past the
+ *    window (or the window is closed), halt for it as for a timer due
+ *    then, and poll from the lead before it until the latest it is
+ *    expected (haltpoll-recurring-wakeup in haltpoll_window.h). If a
+ *    timer is due past the window but within a tick, and such idle
+ *    periods have lately been ending on their timer rather than on a
+ *    wakeup, halt through it (haltpoll-near-timer). A CPU that has had no
  *    timer due within its window or a tick for a while looks for one on
  *    some idle entries only (haltpoll-timer-walk). Otherwise poll for
  *    window_ns, keeping the tick (it is not stopped for a period that
@@ -88,6 +92,7 @@
 #include <linux/once.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <linux/tick.h>
 #include <trace/events/power.h>
@@ -116,6 +121,8 @@
  * @timerless: idle entries since a timer was last found due within the
  *	window or a tick, whichever is longer (haltpoll-timer-walk)
  * @near_halts: halts chosen for a near timer
+ * @recur: the interval between the CPU's wakeups (haltpoll-recurring-wakeup)
+ * @recur_halts: halts chosen for an expected wakeup
  * @reflect_due: a state was selected and its outcome not yet reflected
  * @no_poll_state: the driver's first state does not poll: only pick it;
  *	set when the device is enabled
@@ -135,6 +142,8 @@ struct haltpoll_cpu {
 	u64 lead_misses;
 	u64 near_timer_ns;
 	u64 near_halts;
+	struct haltpoll_recurrence recur;
+	u64 recur_halts;
 	unsigned int near_count;
 	unsigned int timerless;
 	bool reflect_due;
@@ -344,6 +353,40 @@ static bool haltpoll_halt_for_near_timer(struct haltpoll_cpu *hc, u64 timer_ns)
 	return true;
 }
 
+/* The clock of haltpoll-recurring-wakeup: only differences on one CPU count. */
+static u64 haltpoll_now_ns(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(haltpoll_now_ns);
+	return local_clock();
+}
+
+/*
+ * Halt for a wakeup expected past the window (haltpoll-recurring-wakeup)
+ * and wake the lead before it to poll for it, as for a timer, the lead
+ * being the same lateness of the same early wakeup. @due_ns is the time
+ * to the expected wakeup, @latest_ns to the latest it is expected: a poll
+ * goes no further, nor past guest_halt_poll_ns.
+ */
+static int haltpoll_halt_for_wakeup(struct cpuidle_device *dev,
+				    struct haltpoll_cpu *hc, u64 due_ns,
+				    u64 latest_ns, bool *stop_tick)
+{
+	struct haltpoll_wake *w = this_cpu_ptr(&haltpoll_wakes);
+	u64 max_ns = min_t(u64, READ_ONCE(haltpoll_params.max_ns),
+			   HALTPOLL_WINDOW_CAP_NS);
+	u64 lead_ns = min_t(u64, haltpoll_lead_ns(&w->lateness), max_ns);
+
+	if (!max_ns)
+		return haltpoll_halt(hc, stop_tick);
+	if (!haltpoll_timer_halt_pays(due_ns, lead_ns))
+		return haltpoll_poll(dev, min(latest_ns, max_ns), stop_tick);
+	hc->timer_halt_ns = due_ns - lead_ns;
+	hrtimer_start(&w->timer, ns_to_ktime(hc->timer_halt_ns),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	WRITE_ONCE(hc->recur_halts, hc->recur_halts + 1);
+	return haltpoll_halt(hc, stop_tick);
+}
+
 /*
  * Learn from an idle period that had a near timer: did a wakeup end it
  * before the timer? Whether a poll would have caught that wakeup is the
@@ -437,7 +480,7 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	/* A lowered guest_halt_poll_ns applies at once, not at the next halt. */
 	u64 window_ns = min_t(u64, hc->window_ns,
 			      READ_ONCE(haltpoll_params.max_ns));
-	u64 timer_ns;
+	u64 timer_ns, due_ns = 0, latest_ns = 0;
 
 	haltpoll_forget_unreflected(hc);
 	hc->reflect_due = true;
@@ -449,13 +492,22 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	    cpuidle_governor_latency_req(dev->cpu) == 0)
 		return haltpoll_poll(dev, window_ns, stop_tick);
 	/* poll_ns is set only between a poll that timed out and its halt. */
-	if (dev->states_usage[0].disable ||
-	    !haltpoll_should_poll(window_ns, hc->poll_ns != 0))
+	if (dev->states_usage[0].disable || hc->poll_ns)
+		return haltpoll_halt(hc, stop_tick);
+	if (haltpoll_recur_steady(&hc->recur))
+		latest_ns = haltpoll_recur_expected(&hc->recur,
+						    haltpoll_now_ns(), &due_ns);
+	if (!haltpoll_should_poll(window_ns, false) && !latest_ns)
 		return haltpoll_halt(hc, stop_tick);
 	timer_ns = haltpoll_next_timer_sampled_ns(hc, window_ns);
 	if (haltpoll_timer_first(window_ns, timer_ns))
 		return haltpoll_halt_for_timer(dev, hc, window_ns, timer_ns,
 					       stop_tick);
+	if (latest_ns > window_ns && due_ns < timer_ns)
+		return haltpoll_halt_for_wakeup(dev, hc, due_ns, latest_ns,
+						stop_tick);
+	if (!window_ns)
+		return haltpoll_halt(hc, stop_tick);
 	if (haltpoll_halt_for_near_timer(hc, timer_ns))
 		return haltpoll_halt(hc, stop_tick);
 	return haltpoll_poll(dev, window_ns, stop_tick);
@@ -474,6 +526,20 @@ static void haltpoll_adapt_window(struct haltpoll_cpu *hc, u64 idle_ns)
 	WRITE_ONCE(hc->window_ns, new_ns);
 }
 
+/*
+ * When the wakeup that ended the idle period came: now for a poll, which
+ * takes it at once; for a halt, as late before now as the CPU's early
+ * wakeups come, or a halted CPU would expect its next wakeup later by its
+ * own wakeup latency, halt for it, take it late again, and never catch up.
+ */
+static u64 haltpoll_woken_at(int index)
+{
+	u64 now_ns = haltpoll_now_ns();
+	u64 late_ns = index ? this_cpu_ptr(&haltpoll_wakes)->lateness.avg_ns : 0;
+
+	return now_ns - min(now_ns, late_ns);
+}
+
 /**
  * haltpoll_reflect - learn from the idle period that just ended
  * @dev: the CPU
@@ -484,7 +550,7 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
 	u64 residency_ns = dev->last_residency_ns;
 	u64 poll_ns;
-	bool got_tick;
+	bool got_tick, early;
 
 	/* Whether the tick ran since the last exit, on every exit, as menu. */
 	got_tick = tick_nohz_idle_got_tick();
@@ -507,11 +573,15 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	hc->poll_ns = 0;
 	hc->last_idle_ns = poll_ns + residency_ns;
 	haltpoll_learn_near_timer(hc, index, got_tick);
-	if (haltpoll_end_timer_halt(hc)) {
-		/* A timer says nothing of the wakeups a window is for. */
+	early = haltpoll_end_timer_halt(hc);
+	if (early)
 		haltpoll_early_woke(hc);
+	/* Neither a halt the tick ended nor an early wakeup alone is one. */
+	if ((!early || need_resched()) && !(index != 0 && got_tick))
+		haltpoll_recur_woken(&hc->recur, haltpoll_woken_at(index));
+	/* A timer says nothing of the wakeups a window is for. */
+	if (early)
 		return;
-	}
 	if (index != 0)
 		haltpoll_adapt_window(hc, haltpoll_idle_for_window(hc->window_ns,
 								   poll_ns,
@@ -526,17 +596,19 @@ static int haltpoll_stats_show(struct seq_file *m, void *unused)
 {
 	unsigned int cpu;
 
-	seq_puts(m, "cpu window_ns polls_caught polls_timed_out wasted_ns early_wakes lead_misses lead_ns near_halts\n");
+	seq_puts(m, "cpu window_ns polls_caught polls_timed_out wasted_ns early_wakes lead_misses lead_ns near_halts recur_halts\n");
 	for_each_online_cpu(cpu) {
 		struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, cpu);
 
-		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu\n", cpu,
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+			   cpu,
 			   READ_ONCE(hc->window_ns), READ_ONCE(hc->polls_caught),
 			   READ_ONCE(hc->polls_timed_out),
 			   READ_ONCE(hc->wasted_ns), READ_ONCE(hc->early_wakes),
 			   READ_ONCE(hc->lead_misses),
 			   haltpoll_lead_ns(&per_cpu_ptr(&haltpoll_wakes, cpu)->lateness),
-			   READ_ONCE(hc->near_halts));
+			   READ_ONCE(hc->near_halts),
+			   READ_ONCE(hc->recur_halts));
 	}
 	return 0;
 }

@@ -408,6 +408,100 @@ static inline unsigned int haltpoll_timerless_next(unsigned int timerless,
 }
 
 /**
+ * DOC: haltpoll-recurring-wakeup
+ *
+ * Paced traffic wakes a CPU at a steady interval: a request every 300 us,
+ * a frame every millisecond. An interval longer than the window is one the
+ * window cannot catch: the CPU polls the window in vain and halts, and
+ * takes the wakeup late, or, once the window has shrunk to 0, halts at
+ * once. Yet the wakeup is as predictable as a timer.
+ *
+ * Per CPU, the governor measures the interval between the wakeups that end
+ * idle periods (not the tick's, not its own early wakeups), its average
+ * and average deviation as for the lead (haltpoll-timer-lead), starting
+ * from the first interval seen. After HALTPOLL_RECUR_MIN intervals, while
+ * the deviation is at most 1/HALTPOLL_RECUR_JITTER of the average, the
+ * next wakeup is expected at the last one plus the average, give or take
+ * twice the deviation. An idle entry whose expected wakeup lies past the
+ * window is then treated as one with a timer due there: it halts, with an
+ * early wakeup the lead before the expected time if the halt pays
+ * (haltpoll_timer_halt_pays()), and polls until the latest time expected,
+ * never longer than guest_halt_poll_ns. An interval above
+ * HALTPOLL_WINDOW_CAP_NS starts the measurement over: no poll reaches that
+ * far, and it would take a CPU idle for seconds for a steady one.
+ */
+#define HALTPOLL_RECUR_MIN	8U
+#define HALTPOLL_RECUR_JITTER	8U
+
+/**
+ * struct haltpoll_recurrence - the interval between a CPU's wakeups
+ * @last_ns: time of the last wakeup, 0 for none yet
+ * @interval: average interval and its average deviation
+ * @seen: intervals measured, up to HALTPOLL_RECUR_MIN
+ */
+struct haltpoll_recurrence {
+	u64 last_ns;
+	struct haltpoll_lateness interval;
+	unsigned int seen;
+};
+
+/**
+ * haltpoll_recur_woken - note a wakeup that ended an idle period
+ * @r: the CPU's recurrence
+ * @now_ns: the time of the wakeup
+ */
+static inline void haltpoll_recur_woken(struct haltpoll_recurrence *r,
+					u64 now_ns)
+{
+	u64 interval_ns = now_ns - r->last_ns;
+
+	if (!r->last_ns || interval_ns > HALTPOLL_WINDOW_CAP_NS) {
+		r->seen = 0;
+	} else if (!r->seen) {
+		r->interval.avg_ns = interval_ns;
+		r->interval.dev_ns = interval_ns / 2;
+		r->seen = 1;
+	} else {
+		haltpoll_lateness_add(&r->interval, interval_ns,
+				      HALTPOLL_WINDOW_CAP_NS);
+		r->seen += r->seen < HALTPOLL_RECUR_MIN;
+	}
+	r->last_ns = now_ns;
+}
+
+/**
+ * haltpoll_recur_steady - whether a CPU's wakeups come at a steady interval
+ * @r: the CPU's recurrence
+ */
+static inline bool haltpoll_recur_steady(const struct haltpoll_recurrence *r)
+{
+	return r->seen >= HALTPOLL_RECUR_MIN &&
+	       r->interval.dev_ns * HALTPOLL_RECUR_JITTER <= r->interval.avg_ns;
+}
+
+/**
+ * haltpoll_recur_expected - when the next wakeup is expected
+ * @r: the CPU's recurrence
+ * @now_ns: the current time
+ * @due_ns: set to the time from now to the expected wakeup, 0 if past
+ *
+ * Return: the time from now to the latest the wakeup is expected, 0 for
+ * no expected wakeup: the wakeups are not steady, or the latest time has
+ * passed.
+ */
+static inline u64 haltpoll_recur_expected(const struct haltpoll_recurrence *r,
+					  u64 now_ns, u64 *due_ns)
+{
+	u64 expected_ns = r->last_ns + r->interval.avg_ns;
+	u64 latest_ns = expected_ns + 2 * r->interval.dev_ns;
+
+	if (!haltpoll_recur_steady(r) || latest_ns <= now_ns)
+		return 0;
+	*due_ns = expected_ns > now_ns ? expected_ns - now_ns : 0;
+	return latest_ns - now_ns;
+}
+
+/**
  * haltpoll_keep_tick - whether a halt should leave the scheduler tick running
  * @last_idle_ns: length of the previous idle period
  * @tick_ns: length of a tick period

@@ -446,6 +446,84 @@ static void haltpoll_timer_walk_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, haltpoll_timer_walk_due(1));
 }
 
+struct recur_case {
+	const char *name;
+	u64 interval_ns[2];	/* fed in turn, alternating */
+	int intervals;
+	u64 last_ns;		/* one more interval, 0 for none */
+	u64 since_ns;		/* from the last wakeup to the question */
+	bool steady;
+	u64 due_ns;		/* expected: time to the wakeup */
+	u64 latest_ns;		/* and to the latest, 0 for none */
+	u64 slack_ns;		/* either within */
+};
+
+/*
+ * The first interval sets the deviation to half of itself, each equal one
+ * after it takes a quarter off: 20 us after eight intervals of 300 us, so
+ * the latest comes 40 us after the due time.
+ */
+static const struct recur_case recur_cases[] = {
+	{ "one wakeup: nothing expected", { 0, 0 }, 0, 0, 0, false, 0, 0, 0 },
+	{ "seven intervals are too few", { 300 * US, 300 * US }, 7, 0, 20 * US,
+	  false, 0, 0, 0 },
+	{ "eight steady 300 us: due 300 us after the last", { 300 * US, 300 * US },
+	  8, 0, 20 * US, true, 280 * US, 320 * US, 1 * US },
+	{ "250 and 350 us: too much jitter", { 250 * US, 350 * US }, 40, 0,
+	  20 * US, false, 0, 0, 0 },
+	{ "290 and 310 us: steady about 300 us", { 290 * US, 310 * US }, 41, 0,
+	  0, true, 300 * US, 321 * US, 1 * US },
+	{ "past the due time: due now, latest ahead", { 290 * US, 310 * US }, 41, 0,
+	  305 * US, true, 0, 15 * US, 1 * US },
+	{ "past the latest: nothing expected", { 300 * US, 300 * US }, 20, 0,
+	  400 * US, true, 0, 0, 0 },
+	{ "an interval past the cap starts over", { 300 * US, 300 * US }, 20,
+	  HALTPOLL_WINDOW_CAP_NS + 1, 20 * US, false, 0, 0, 0 },
+	{ "up to the cap is an interval", { 10 * MS, 10 * MS }, 8, 0, 0, true,
+	  10 * MS, 11335 * US, 1 * US },
+};
+
+static void expect_within(struct kunit *test, u64 value, u64 expected,
+			  u64 slack, const char *name)
+{
+	KUNIT_EXPECT_GE_MSG(test, value, expected > slack ? expected - slack : 0,
+			    "case: %s", name);
+	KUNIT_EXPECT_LE_MSG(test, value, expected + slack, "case: %s", name);
+}
+
+/*
+ * The wakeup the recurrence expects (haltpoll-recurring-wakeup), from
+ * wakeups at the given intervals.
+ */
+static void haltpoll_recurrence_test(struct kunit *test)
+{
+	const struct recur_case *c;
+
+	for (c = recur_cases; c < recur_cases + ARRAY_SIZE(recur_cases); c++) {
+		struct haltpoll_recurrence r = { };
+		u64 now_ns = 1 * MS, due_ns = U64_MAX, latest_ns;
+		int i;
+
+		haltpoll_recur_woken(&r, now_ns);
+		for (i = 0; i < c->intervals; i++) {
+			now_ns += c->interval_ns[i % 2];
+			haltpoll_recur_woken(&r, now_ns);
+		}
+		if (c->last_ns) {
+			now_ns += c->last_ns;
+			haltpoll_recur_woken(&r, now_ns);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, haltpoll_recur_steady(&r), c->steady,
+				    "case: %s", c->name);
+		latest_ns = haltpoll_recur_expected(&r, now_ns + c->since_ns,
+						    &due_ns);
+		expect_within(test, latest_ns, c->latest_ns, c->slack_ns, c->name);
+		if (c->latest_ns)
+			expect_within(test, due_ns, c->due_ns, c->slack_ns,
+				      c->name);
+	}
+}
+
 static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_window_next_test),
 	KUNIT_CASE(haltpoll_window_grows_to_limit_test),
@@ -461,6 +539,7 @@ static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_lead_follows_lateness_test),
 	KUNIT_CASE(haltpoll_lead_in_use_test),
 	KUNIT_CASE(haltpoll_timer_walk_test),
+	KUNIT_CASE(haltpoll_recurrence_test),
 	{}
 };
 

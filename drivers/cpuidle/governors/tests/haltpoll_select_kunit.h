@@ -3,9 +3,9 @@
  * KUnit tests of haltpoll_select() and haltpoll_reflect(), the glue around
  * the window arithmetic: a fake two-state driver and device are driven
  * through idle periods on the test's own CPU, with the time to the next
- * timer supplied by the test. Included at the end of haltpoll.c, as
- * DAMON includes its tests, to reach the governor's static functions and
- * per-CPU state.
+ * timer and the clock of haltpoll-recurring-wakeup supplied by the test.
+ * Included at the end of haltpoll.c, as DAMON includes its tests, to reach
+ * the governor's static functions and per-CPU state.
  */
 #ifndef _HALTPOLL_SELECT_KUNIT_H
 #define _HALTPOLL_SELECT_KUNIT_H
@@ -20,6 +20,7 @@ struct haltpoll_select_fixture {
 	struct cpuidle_driver drv;
 	struct cpuidle_device dev;
 	u64 next_timer_ns;
+	u64 now_ns;
 	unsigned int walks;
 	unsigned int saved_max_ns;
 };
@@ -30,6 +31,11 @@ static u64 haltpoll_test_next_timer_ns(void)
 {
 	haltpoll_fixture->walks++;
 	return haltpoll_fixture->next_timer_ns;
+}
+
+static u64 haltpoll_test_now_ns(void)
+{
+	return haltpoll_fixture->now_ns;
 }
 
 static struct haltpoll_cpu *haltpoll_test_cpu(struct haltpoll_select_fixture *f)
@@ -85,6 +91,7 @@ static int haltpoll_select_test_init(struct kunit *test)
 	f->drv.states[1].flags = 0;
 	f->drv.state_count = 2;
 	f->next_timer_ns = U64_MAX;
+	f->now_ns = NSEC_PER_SEC;
 	/* Windows up to the cap, so that an early wakeup can be milliseconds away. */
 	f->saved_max_ns = haltpoll_params.max_ns;
 	WRITE_ONCE(haltpoll_params.max_ns, HALTPOLL_WINDOW_CAP_NS);
@@ -93,6 +100,7 @@ static int haltpoll_select_test_init(struct kunit *test)
 	haltpoll_test_wake(f)->lateness = (struct haltpoll_lateness){ };
 	kunit_activate_static_stub(test, haltpoll_next_timer_ns,
 				   haltpoll_test_next_timer_ns);
+	kunit_activate_static_stub(test, haltpoll_now_ns, haltpoll_test_now_ns);
 	test->priv = f;
 	return 0;
 }
@@ -393,6 +401,75 @@ static void haltpoll_select_timer_walk_test(struct kunit *test)
 }
 
 /*
+ * Wakeups every 300 us, taken 20 us late from the halt, with
+ * guest_halt_poll_ns at 200 us: the window stays closed. After
+ * HALTPOLL_RECUR_MIN intervals the CPU halts with an early wakeup the lead
+ * (20 us) before the next wakeup, then polls until the latest it is
+ * expected, 2 dev_ns (40 us) after it; the halt leaves the window closed.
+ * A timer due first, or guest_halt_poll_ns=0, means a plain halt.
+ */
+static void haltpoll_select_recurring_wakeup_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	struct hrtimer *timer = &haltpoll_test_wake(f)->timer;
+	ktime_t before, after;
+	bool stop_tick;
+	int i;
+
+	WRITE_ONCE(haltpoll_params.max_ns, 200 * HP_US);
+	haltpoll_test_wake(f)->lateness =
+		(struct haltpoll_lateness){ .avg_ns = 20 * HP_US };
+	/* The task runs 20 us after each wakeup, then the CPU idles again. */
+	for (i = 0; i <= HALTPOLL_RECUR_MIN; i++) {
+		f->now_ns += 20 * HP_US;
+		KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+		KUNIT_ASSERT_EQ(test, hc->timer_halt_ns, 0);
+		f->now_ns += 280 * HP_US;
+		haltpoll_test_reflect(f, 1, 280 * HP_US, false);
+	}
+	KUNIT_ASSERT_TRUE(test, haltpoll_recur_steady(&hc->recur));
+	f->now_ns += 20 * HP_US;
+
+	/* Polling turned off: a plain halt (not reflected: -EBUSY). */
+	WRITE_ONCE(haltpoll_params.max_ns, 0);
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 0);
+	WRITE_ONCE(haltpoll_params.max_ns, 200 * HP_US);
+
+	/* Due in 260 us: halt until 20 us before it. */
+	before = ktime_get();
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	after = ktime_get();
+	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 240 * HP_US);
+	KUNIT_EXPECT_TRUE(test, haltpoll_test_armed(f, before, after,
+						    240 * HP_US));
+	KUNIT_EXPECT_EQ(test, hc->recur_halts, 1);
+	while (hrtimer_is_queued(timer))
+		cpu_relax();
+	f->now_ns += 240 * HP_US;
+	haltpoll_test_reflect(f, 1, 240 * HP_US, false);
+	KUNIT_EXPECT_EQ(test, hc->early_wakes, 1);
+	KUNIT_EXPECT_EQ(test, hc->window_ns, 0);
+
+	/* 20 us to go: poll, past the due time by twice the deviation. */
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	KUNIT_EXPECT_GE(test, f->dev.poll_limit_ns, 60 * HP_US);
+	KUNIT_EXPECT_LE(test, f->dev.poll_limit_ns, 61 * HP_US);
+	f->now_ns += 20 * HP_US;
+	haltpoll_test_reflect(f, 0, 20 * HP_US, false);
+	KUNIT_EXPECT_EQ(test, hc->polls_caught, 1);
+	KUNIT_EXPECT_EQ(test, hc->window_ns, 0);
+
+	/* A timer due before the expected wakeup ends the halt anyway. */
+	f->now_ns += 20 * HP_US;
+	f->next_timer_ns = 100 * HP_US;
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 0);
+	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(timer));
+}
+
+/*
  * A poll that ran past its window: the window closed when the poll gave
  * up, so a wakeup 150 us after that, within guest_halt_poll_ns, grows the
  * window. Counted from the window's nominal end, it came 230 us after and
@@ -465,6 +542,7 @@ static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_no_poll_state_test),
 	KUNIT_CASE(haltpoll_select_near_timer_test),
 	KUNIT_CASE(haltpoll_select_timer_walk_test),
+	KUNIT_CASE(haltpoll_select_recurring_wakeup_test),
 	KUNIT_CASE(haltpoll_select_poll_overrun_test),
 	KUNIT_CASE(haltpoll_next_timer_leaves_out_tick_test),
 	{}
