@@ -122,6 +122,7 @@
  *	window or a tick, whichever is longer (haltpoll-timer-walk)
  * @near_halts: halts chosen for a near timer
  * @recur: the interval between the CPU's wakeups (haltpoll-recurring-wakeup)
+ * @entry_ns: when the current idle period began, by haltpoll_now_ns()
  * @recur_halts: halts chosen for an expected wakeup
  * @reflect_due: a state was selected and its outcome not yet reflected
  * @no_poll_state: the driver's first state does not poll: only pick it;
@@ -143,6 +144,7 @@ struct haltpoll_cpu {
 	u64 near_timer_ns;
 	u64 near_halts;
 	struct haltpoll_recurrence recur;
+	u64 entry_ns;
 	u64 recur_halts;
 	unsigned int near_count;
 	unsigned int timerless;
@@ -488,6 +490,9 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 		*stop_tick = !haltpoll_keep_tick(hc->last_idle_ns, TICK_NSEC);
 		return 0;
 	}
+	/* A halt after a poll that timed out continues its idle period. */
+	if (!hc->poll_ns)
+		hc->entry_ns = haltpoll_now_ns();
 	if (dev->states_usage[1].disable ||
 	    cpuidle_governor_latency_req(dev->cpu) == 0)
 		return haltpoll_poll(dev, window_ns, stop_tick);
@@ -495,8 +500,8 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	if (dev->states_usage[0].disable || hc->poll_ns)
 		return haltpoll_halt(hc, stop_tick);
 	if (haltpoll_recur_steady(&hc->recur))
-		latest_ns = haltpoll_recur_expected(&hc->recur,
-						    haltpoll_now_ns(), &due_ns);
+		latest_ns = haltpoll_recur_expected(&hc->recur, hc->entry_ns,
+						    &due_ns);
 	if (!haltpoll_should_poll(window_ns, false) && !latest_ns)
 		return haltpoll_halt(hc, stop_tick);
 	timer_ns = haltpoll_next_timer_sampled_ns(hc, window_ns);
@@ -527,17 +532,19 @@ static void haltpoll_adapt_window(struct haltpoll_cpu *hc, u64 idle_ns)
 }
 
 /*
- * When the wakeup that ended the idle period came: now for a poll, which
- * takes it at once; for a halt, as late before now as the CPU's early
- * wakeups come, or a halted CPU would expect its next wakeup later by its
- * own wakeup latency, halt for it, take it late again, and never catch up.
+ * When the wakeup that ended the idle period came: at its end for a poll,
+ * which takes it at once; for a halt, as long before as the CPU's early
+ * wakeups come late, or a halted CPU would expect its next wakeup later by
+ * its own wakeup latency, halt for it, take it late again, and never catch
+ * up. The end is the start plus the length cpuidle measured: no clock is
+ * read on the way out of idle.
  */
-static u64 haltpoll_woken_at(int index)
+static u64 haltpoll_woken_at(struct haltpoll_cpu *hc, int index)
 {
-	u64 now_ns = haltpoll_now_ns();
+	u64 end_ns = hc->entry_ns + hc->last_idle_ns;
 	u64 late_ns = index ? this_cpu_ptr(&haltpoll_wakes)->lateness.avg_ns : 0;
 
-	return now_ns - min(now_ns, late_ns);
+	return end_ns - min(end_ns, late_ns);
 }
 
 /**
@@ -578,7 +585,7 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 		haltpoll_early_woke(hc);
 	/* Neither a halt the tick ended nor an early wakeup alone is one. */
 	if ((!early || need_resched()) && !(index != 0 && got_tick))
-		haltpoll_recur_woken(&hc->recur, haltpoll_woken_at(index));
+		haltpoll_recur_woken(&hc->recur, haltpoll_woken_at(hc, index));
 	/* A timer says nothing of the wakeups a window is for. */
 	if (early)
 		return;

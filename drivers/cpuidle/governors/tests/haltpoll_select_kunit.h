@@ -221,7 +221,11 @@ static void haltpoll_select_timer_test(struct kunit *test)
 	}
 }
 
-/* A halt that its early wakeup ended leaves the window as it was. */
+/*
+ * A halt that its early wakeup ended leaves the window as it was. Here the
+ * early wakeup fires while the test's task runs: how late it came says
+ * nothing of a halted vCPU's wakeups, and must not raise the lead.
+ */
 static void haltpoll_select_early_wakeup_test(struct kunit *test)
 {
 	struct haltpoll_select_fixture *f = test->priv;
@@ -238,6 +242,26 @@ static void haltpoll_select_early_wakeup_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hc->window_ns, 200 * HP_US);
 	KUNIT_EXPECT_EQ(test, hc->early_wakes, 1);
 	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 0);
+	KUNIT_EXPECT_EQ(test, haltpoll_test_wake(f)->lateness.avg_ns, 0);
+}
+
+/*
+ * A window longer than a tick (the SAP HANA profile at HZ=1000): a timer
+ * past the tick but inside the window is one the timer rule acts on, so
+ * finding it keeps the walks coming on every entry.
+ */
+static void haltpoll_select_walk_horizon_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	bool stop_tick;
+
+	hc->window_ns = 2 * TICK_NSEC;
+	hc->timerless = HALTPOLL_TIMER_WALK_MIN - 1;
+	f->next_timer_ns = TICK_NSEC + TICK_NSEC / 2;
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_EXPECT_EQ(test, f->walks, 1);
+	KUNIT_EXPECT_EQ(test, hc->timerless, 0);
 }
 
 /*
@@ -445,8 +469,13 @@ static void haltpoll_select_recurring_wakeup_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, haltpoll_test_armed(f, before, after,
 						    240 * HP_US));
 	KUNIT_EXPECT_EQ(test, hc->recur_halts, 1);
-	while (hrtimer_is_queued(timer))
-		cpu_relax();
+	/*
+	 * As if the early wakeup ended the halt alone: it is no longer
+	 * queued, and no reschedule is pending (one would stand for the
+	 * expected wakeup coming with it).
+	 */
+	hrtimer_cancel(timer);
+	cond_resched();
 	f->now_ns += 240 * HP_US;
 	haltpoll_test_reflect(f, 1, 240 * HP_US, false);
 	KUNIT_EXPECT_EQ(test, hc->early_wakes, 1);
@@ -542,6 +571,7 @@ static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_no_poll_state_test),
 	KUNIT_CASE(haltpoll_select_near_timer_test),
 	KUNIT_CASE(haltpoll_select_timer_walk_test),
+	KUNIT_CASE(haltpoll_select_walk_horizon_test),
 	KUNIT_CASE(haltpoll_select_recurring_wakeup_test),
 	KUNIT_CASE(haltpoll_select_poll_overrun_test),
 	KUNIT_CASE(haltpoll_next_timer_leaves_out_tick_test),
