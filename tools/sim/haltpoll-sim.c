@@ -210,7 +210,8 @@ static enum poll_end poll_period(struct outcome *o, const struct trace *t,
  * in, with an early wakeup @lead_ns before it, then polled until
  * @latest_ns at most.
  * Return: true if the window learns from the period, which then polled
- * for @poll_ns before its halt.
+ * for @poll_ns before its halt: only if the wakeup came to the halt, as
+ * the window learns nothing from a poll for an expected wakeup.
  */
 static bool replay_recurring(const struct trace *t, size_t i,
 			     struct outcome *o, u64 due_ns, u64 latest_ns,
@@ -236,12 +237,11 @@ static bool replay_recurring(const struct trace *t, size_t i,
 		o->polled_ns += end_ns - woke_ns;
 		return false;
 	}
-	*poll_ns = latest_ns - woke_ns;
-	o->polled_ns += *poll_ns;
-	o->wasted_ns += *poll_ns;
+	o->polled_ns += latest_ns - woke_ns;
+	o->wasted_ns += latest_ns - woke_ns;
 	o->timeouts++;
 	o->halts++;
-	return true;
+	return false;
 }
 
 /*
@@ -270,6 +270,7 @@ static void replay_project(const struct haltpoll_params *p,
 	u64 window_ns = 0, late_poll_ns = 0, now_ns = 1;
 	unsigned int near_count = HALTPOLL_NEAR_TIMER_TOP, timerless = 0;
 	struct haltpoll_recurrence recur = { };
+	bool recur_late = false;
 	size_t i;
 
 	for (i = 0; i < t->n; now_ns += t->idle_ns[i++]) {
@@ -289,10 +290,12 @@ static void replay_project(const struct haltpoll_params *p,
 		    !latest_ns) {
 			/* A late catch's poll counts with the halt after it. */
 			o->halts++;
-			window_ns = haltpoll_window_next(p, window_ns,
-				haltpoll_idle_for_window(window_ns, late_poll_ns,
-							 halted_ns(t, i)));
+			if (!recur_late)
+				window_ns = haltpoll_window_next(p, window_ns,
+					haltpoll_idle_for_window(window_ns, late_poll_ns,
+								 halted_ns(t, i)));
 			late_poll_ns = 0;
+			recur_late = false;
 			continue;
 		}
 		/* As haltpoll_next_timer_sampled_ns(): not every entry looks. */
@@ -332,9 +335,11 @@ static void replay_project(const struct haltpoll_params *p,
 				end = poll_period(o, t, i,
 						  haltpoll_min_u64(latest_ns, max_ns),
 						  &poll_ns);
+				/* Its halt is the poll's, as far as the window goes. */
 				if (end == POLL_CAUGHT_LATE)
 					late_poll_ns = poll_ns;
-				learn = end == POLL_TIMED_OUT;
+				recur_late = end == POLL_CAUGHT_LATE;
+				learn = false;
 			}
 			if (learn)
 				window_ns = haltpoll_window_next(p, window_ns,

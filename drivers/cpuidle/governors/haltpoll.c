@@ -111,8 +111,9 @@
  * @polls_timed_out: polls that ran out their window
  * @wasted_ns: time spent in polls that ran out their window
  * @timer_halt_ns: how long after its selection the halt chosen for a
- *	timer is to end (the early wakeup haltpoll_halt_for_timer() set),
- *	until it ends; 0 for none
+ *	timer or an expected wakeup is to end (the early wakeup
+ *	haltpoll_halt_for_timer() or haltpoll_halt_for_wakeup() set), until
+ *	it ends; 0 for none
  * @early_wakes: halts that ended on their early wakeup
  * @lead_misses: early wakeups that came with the timer's own wakeup
  * @near_timer_ns: time from the idle entry to the near timer of the
@@ -123,6 +124,10 @@
  * @near_halts: halts chosen for a near timer
  * @recur: the interval between the CPU's wakeups (haltpoll-recurring-wakeup)
  * @entry_ns: when the current idle period began, by haltpoll_now_ns()
+ * @late_catch: the poll that timed out caught its wakeup in the gap before
+ *	its halt: the halt that follows starts a new idle period
+ * @recur_poll: the current period polls for an expected wakeup, not for
+ *	the window, which learns nothing from it
  * @recur_halts: halts chosen for an expected wakeup
  * @reflect_due: a state was selected and its outcome not yet reflected
  * @no_poll_state: the driver's first state does not poll: only pick it;
@@ -146,6 +151,8 @@ struct haltpoll_cpu {
 	struct haltpoll_recurrence recur;
 	u64 entry_ns;
 	u64 recur_halts;
+	bool late_catch;
+	bool recur_poll;
 	unsigned int near_count;
 	unsigned int timerless;
 	bool reflect_due;
@@ -169,6 +176,8 @@ struct haltpoll_wake {
 };
 
 static DEFINE_PER_CPU(struct haltpoll_wake, haltpoll_wakes);
+
+static bool haltpoll_recurring __read_mostly = true;
 
 static struct haltpoll_params haltpoll_params __read_mostly = {
 	.max_ns		= 200000,
@@ -256,6 +265,10 @@ module_param_named(guest_halt_poll_allow_shrink, haltpoll_params.allow_shrink,
 		   bool, 0644);
 MODULE_PARM_DESC(guest_halt_poll_allow_shrink,
 		 "Shrink the window after idle periods longer than guest_halt_poll_ns");
+
+module_param_named(guest_halt_poll_recurring, haltpoll_recurring, bool, 0644);
+MODULE_PARM_DESC(guest_halt_poll_recurring,
+		 "Halt for wakeups that recur at a steady interval past the window, polling just before them");
 
 static int haltpoll_halt(struct haltpoll_cpu *hc, bool *stop_tick)
 {
@@ -365,23 +378,22 @@ static u64 haltpoll_now_ns(void)
 /*
  * Halt for a wakeup expected past the window (haltpoll-recurring-wakeup)
  * and wake the lead before it to poll for it, as for a timer, the lead
- * being the same lateness of the same early wakeup. @due_ns is the time
- * to the expected wakeup, @latest_ns to the latest it is expected: a poll
- * goes no further, nor past guest_halt_poll_ns.
+ * being the same lateness of the same early wakeup, here at most @max_ns
+ * (guest_halt_poll_ns, capped), as the window may be closed. @due_ns is
+ * the time to the expected wakeup, @latest_ns to the latest it is
+ * expected: a poll goes no further, nor past @max_ns.
  */
 static int haltpoll_halt_for_wakeup(struct cpuidle_device *dev,
-				    struct haltpoll_cpu *hc, u64 due_ns,
-				    u64 latest_ns, bool *stop_tick)
+				    struct haltpoll_cpu *hc, u64 max_ns,
+				    u64 due_ns, u64 latest_ns, bool *stop_tick)
 {
 	struct haltpoll_wake *w = this_cpu_ptr(&haltpoll_wakes);
-	u64 max_ns = min_t(u64, READ_ONCE(haltpoll_params.max_ns),
-			   HALTPOLL_WINDOW_CAP_NS);
 	u64 lead_ns = min_t(u64, haltpoll_lead_ns(&w->lateness), max_ns);
 
-	if (!max_ns)
-		return haltpoll_halt(hc, stop_tick);
-	if (!haltpoll_timer_halt_pays(due_ns, lead_ns))
+	if (!haltpoll_timer_halt_pays(due_ns, lead_ns)) {
+		hc->recur_poll = true;
 		return haltpoll_poll(dev, min(latest_ns, max_ns), stop_tick);
+	}
 	hc->timer_halt_ns = due_ns - lead_ns;
 	hrtimer_start(&w->timer, ns_to_ktime(hc->timer_halt_ns),
 		      HRTIMER_MODE_REL_PINNED_HARD);
@@ -412,14 +424,15 @@ static void haltpoll_learn_near_timer(struct haltpoll_cpu *hc, int index,
  * The idle loop runs again after any interrupt: only the lateness matters,
  * and only when the early wakeup ended a halt. One left queued by a halt
  * cpuidle could not enter (-EBUSY) may fire while a task runs, which takes
- * it at once: that says nothing of how late a halted vCPU wakes.
+ * it at once, and one may fire just after a wakeup ended the halt, before
+ * the CPU cancels it: neither says how late a halted vCPU wakes.
  */
 static enum hrtimer_restart haltpoll_wake_fn(struct hrtimer *timer)
 {
 	struct haltpoll_wake *w = container_of(timer, struct haltpoll_wake, timer);
 	ktime_t late;
 
-	if (!is_idle_task(current))
+	if (!is_idle_task(current) || need_resched())
 		return HRTIMER_NORESTART;
 
 	late = ktime_sub(hrtimer_cb_get_time(timer), hrtimer_get_expires(timer));
@@ -444,8 +457,9 @@ static bool haltpoll_end_timer_halt(struct haltpoll_cpu *hc)
 }
 
 /*
- * A halt that ended on its early wakeup. If the timer's own wakeup came
- * with it, the lead was too short: count it, the lateness measured by
+ * A halt that ended on its early wakeup. If the wakeup it was to precede,
+ * the timer's or the expected one, came with it, the lead was too short,
+ * or the wakeup early: count it, the lateness measured by
  * haltpoll_wake_fn() raises the lead.
  */
 static void haltpoll_early_woke(struct haltpoll_cpu *hc)
@@ -458,15 +472,40 @@ static void haltpoll_early_woke(struct haltpoll_cpu *hc)
 /*
  * cpuidle does not reflect a state it could not enter (need_resched() set
  * on the way in, -EBUSY): forget what the previous selection left for its
- * reflection, or it would shape an unrelated idle period.
+ * reflection, or it would shape an unrelated idle period. The pending
+ * wakeup did end that period: note it for haltpoll-recurring-wakeup.
  */
 static void haltpoll_forget_unreflected(struct haltpoll_cpu *hc)
 {
 	if (!hc->reflect_due)
 		return;
+	/* A wakeup was pending as the state was entered: it ended the period. */
+	if (hc->entry_ns)
+		haltpoll_recur_woken(&hc->recur, hc->entry_ns + hc->poll_ns);
 	hc->poll_ns = 0;
 	hc->near_timer_ns = 0;
+	hc->recur_poll = false;
 	haltpoll_end_timer_halt(hc);
+}
+
+/*
+ * Note when an idle period begins, for haltpoll-recurring-wakeup: at this
+ * entry, unless it is the halt after a poll that timed out, which
+ * continues the poll's period. When that poll caught its wakeup late, in
+ * the gap before the halt, the halt begins a period of its own; dated
+ * back by the poll, so that the period's length, the poll's and the
+ * halt's, ends where the halt does. A CPU that only polls (PM QoS, the
+ * halt disabled) has no halt to continue a poll.
+ */
+static void haltpoll_enter_period(struct haltpoll_cpu *hc, bool poll_only)
+{
+	if (poll_only)
+		hc->poll_ns = 0;
+	if (!hc->poll_ns)
+		hc->entry_ns = haltpoll_now_ns();
+	else if (hc->late_catch)
+		hc->entry_ns = haltpoll_now_ns() - hc->poll_ns;
+	hc->late_catch = false;
 }
 
 /**
@@ -480,9 +519,11 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 {
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
 	/* A lowered guest_halt_poll_ns applies at once, not at the next halt. */
-	u64 window_ns = min_t(u64, hc->window_ns,
-			      READ_ONCE(haltpoll_params.max_ns));
+	u64 max_ns = min_t(u64, READ_ONCE(haltpoll_params.max_ns),
+			   HALTPOLL_WINDOW_CAP_NS);
+	u64 window_ns = min(hc->window_ns, max_ns);
 	u64 timer_ns, due_ns = 0, latest_ns = 0;
+	bool poll_only;
 
 	haltpoll_forget_unreflected(hc);
 	hc->reflect_due = true;
@@ -490,16 +531,15 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 		*stop_tick = !haltpoll_keep_tick(hc->last_idle_ns, TICK_NSEC);
 		return 0;
 	}
-	/* A halt after a poll that timed out continues its idle period. */
-	if (!hc->poll_ns)
-		hc->entry_ns = haltpoll_now_ns();
-	if (dev->states_usage[1].disable ||
-	    cpuidle_governor_latency_req(dev->cpu) == 0)
+	poll_only = dev->states_usage[1].disable ||
+		    cpuidle_governor_latency_req(dev->cpu) == 0;
+	haltpoll_enter_period(hc, poll_only);
+	if (poll_only)
 		return haltpoll_poll(dev, window_ns, stop_tick);
 	/* poll_ns is set only between a poll that timed out and its halt. */
 	if (dev->states_usage[0].disable || hc->poll_ns)
 		return haltpoll_halt(hc, stop_tick);
-	if (haltpoll_recur_steady(&hc->recur))
+	if (max_ns && READ_ONCE(haltpoll_recurring))
 		latest_ns = haltpoll_recur_expected(&hc->recur, hc->entry_ns,
 						    &due_ns);
 	if (!haltpoll_should_poll(window_ns, false) && !latest_ns)
@@ -509,8 +549,8 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 		return haltpoll_halt_for_timer(dev, hc, window_ns, timer_ns,
 					       stop_tick);
 	if (latest_ns > window_ns && due_ns < timer_ns)
-		return haltpoll_halt_for_wakeup(dev, hc, due_ns, latest_ns,
-						stop_tick);
+		return haltpoll_halt_for_wakeup(dev, hc, max_ns, due_ns,
+						latest_ns, stop_tick);
 	if (!window_ns)
 		return haltpoll_halt(hc, stop_tick);
 	if (haltpoll_halt_for_near_timer(hc, timer_ns))
@@ -534,17 +574,16 @@ static void haltpoll_adapt_window(struct haltpoll_cpu *hc, u64 idle_ns)
 /*
  * When the wakeup that ended the idle period came: at its end for a poll,
  * which takes it at once; for a halt, as long before as the CPU's early
- * wakeups come late, or a halted CPU would expect its next wakeup later by
- * its own wakeup latency, halt for it, take it late again, and never catch
- * up. The end is the start plus the length cpuidle measured: no clock is
- * read on the way out of idle.
+ * wakeups come late (within the period), or a halted CPU would expect its
+ * next wakeup later by its own wakeup latency, halt for it, take it late
+ * again, and never catch up. The end is the start the governor noted plus
+ * the length cpuidle measured: no clock is read on the way out of idle.
  */
 static u64 haltpoll_woken_at(struct haltpoll_cpu *hc, int index)
 {
-	u64 end_ns = hc->entry_ns + hc->last_idle_ns;
 	u64 late_ns = index ? this_cpu_ptr(&haltpoll_wakes)->lateness.avg_ns : 0;
 
-	return end_ns - min(end_ns, late_ns);
+	return hc->entry_ns + hc->last_idle_ns - min(late_ns, hc->last_idle_ns);
 }
 
 /**
@@ -567,10 +606,15 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 		return;
 	}
 	if (index == 0 && dev->poll_time_limit) {
-		/* The halt that follows continues this idle period. */
+		/* The halt that follows continues this idle period... */
 		hc->poll_ns = residency_ns;
 		WRITE_ONCE(hc->polls_timed_out, hc->polls_timed_out + 1);
 		WRITE_ONCE(hc->wasted_ns, hc->wasted_ns + residency_ns);
+		/* ...unless the wakeup came in the gap before it. */
+		hc->late_catch = need_resched();
+		if (hc->late_catch)
+			haltpoll_recur_woken(&hc->recur,
+					     hc->entry_ns + residency_ns);
 		return;
 	}
 	if (index == 0)
@@ -587,8 +631,10 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	if ((!early || need_resched()) && !(index != 0 && got_tick))
 		haltpoll_recur_woken(&hc->recur, haltpoll_woken_at(hc, index));
 	/* A timer says nothing of the wakeups a window is for. */
-	if (early)
+	if (early || hc->recur_poll) {
+		hc->recur_poll = false;
 		return;
+	}
 	if (index != 0)
 		haltpoll_adapt_window(hc, haltpoll_idle_for_window(hc->window_ns,
 								   poll_ns,

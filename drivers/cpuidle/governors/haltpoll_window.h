@@ -418,20 +418,24 @@ static inline unsigned int haltpoll_timerless_next(unsigned int timerless,
  *
  * Per CPU, the governor measures the interval between the wakeups that end
  * idle periods (not the tick's, not its own early wakeups), its average
- * and average deviation as for the lead (haltpoll-timer-lead), starting
- * from the first interval seen. After HALTPOLL_RECUR_MIN intervals, while
- * the deviation is at most 1/HALTPOLL_RECUR_JITTER of the average, the
- * next wakeup is expected at the last one plus the average, give or take
- * twice the deviation. An idle entry whose expected wakeup lies past the
- * window is then treated as one with a timer due there: it halts, with an
- * early wakeup the lead before the expected time if the halt pays
- * (haltpoll_timer_halt_pays()), and polls until the latest time expected,
- * never longer than guest_halt_poll_ns. An interval above
- * HALTPOLL_WINDOW_CAP_NS starts the measurement over: no poll reaches that
- * far, and it would take a CPU idle for seconds for a steady one.
+ * and average deviation with the lead's estimator (haltpoll-timer-lead),
+ * starting from the first interval seen. After HALTPOLL_RECUR_MIN
+ * intervals, while the deviation is at most 1/HALTPOLL_RECUR_JITTER of the
+ * average, the next wakeup is expected at the last one plus the average,
+ * and at the latest twice the deviation after that. An idle entry whose
+ * latest expected time lies past the window is then treated as one with a
+ * timer due at the expected time: it halts with an early wakeup the lead
+ * before it if the halt pays (haltpoll_timer_halt_pays()), else polls at
+ * once, and polls until the latest expected time, never longer than
+ * guest_halt_poll_ns; a wakeup earlier than the lead finds the CPU halted.
+ * Menu's typical-interval detection looks at idle durations to pick a
+ * state depth; this needs the wakeup's time, to place a poll before it.
+ * An interval above HALTPOLL_RECUR_MAX_NS starts the measurement over:
+ * wakeups that rare save little by a poll before each.
  */
 #define HALTPOLL_RECUR_MIN	8U
 #define HALTPOLL_RECUR_JITTER	8U
+#define HALTPOLL_RECUR_MAX_NS	20000000ULL
 
 /**
  * struct haltpoll_recurrence - the interval between a CPU's wakeups
@@ -455,7 +459,10 @@ static inline void haltpoll_recur_woken(struct haltpoll_recurrence *r,
 {
 	u64 interval_ns = now_ns - r->last_ns;
 
-	if (!r->last_ns || interval_ns > HALTPOLL_WINDOW_CAP_NS) {
+	/* A wakeup dated back past the last one is no interval. */
+	if (r->last_ns && now_ns <= r->last_ns)
+		return;
+	if (!r->last_ns || interval_ns > HALTPOLL_RECUR_MAX_NS) {
 		r->seen = 0;
 	} else if (!r->seen) {
 		r->interval.avg_ns = interval_ns;
@@ -463,7 +470,7 @@ static inline void haltpoll_recur_woken(struct haltpoll_recurrence *r,
 		r->seen = 1;
 	} else {
 		haltpoll_lateness_add(&r->interval, interval_ns,
-				      HALTPOLL_WINDOW_CAP_NS);
+				      HALTPOLL_RECUR_MAX_NS);
 		r->seen += r->seen < HALTPOLL_RECUR_MIN;
 	}
 	r->last_ns = now_ns;

@@ -478,9 +478,9 @@ static const struct recur_case recur_cases[] = {
 	{ "past the latest: nothing expected", { 300 * US, 300 * US }, 20, 0,
 	  400 * US, true, 0, 0, 0 },
 	{ "an interval past the cap starts over", { 300 * US, 300 * US }, 20,
-	  HALTPOLL_WINDOW_CAP_NS + 1, 20 * US, false, 0, 0, 0 },
-	{ "up to the cap is an interval", { 10 * MS, 10 * MS }, 8, 0, 0, true,
-	  10 * MS, 11335 * US, 1 * US },
+	  HALTPOLL_RECUR_MAX_NS + 1, 20 * US, false, 0, 0, 0 },
+	{ "up to the cap (20 ms, 50 Hz) is an interval", { 20 * MS, 20 * MS }, 8,
+	  0, 0, true, 20 * MS, 22670 * US, 1 * US },
 };
 
 static void expect_within(struct kunit *test, u64 value, u64 expected,
@@ -513,6 +513,8 @@ static void haltpoll_recurrence_test(struct kunit *test)
 			now_ns += c->last_ns;
 			haltpoll_recur_woken(&r, now_ns);
 		}
+		/* A wakeup dated back past the last one changes nothing. */
+		haltpoll_recur_woken(&r, now_ns - 1);
 		KUNIT_EXPECT_EQ_MSG(test, haltpoll_recur_steady(&r), c->steady,
 				    "case: %s", c->name);
 		latest_ns = haltpoll_recur_expected(&r, now_ns + c->since_ns,

@@ -424,13 +424,27 @@ static void haltpoll_select_timer_walk_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->walks, 3);
 }
 
+/* One more period of the recurring test below, halted without an early wakeup. */
+static void haltpoll_test_recur_plain_halt(struct kunit *test,
+					   struct haltpoll_select_fixture *f)
+{
+	bool stop_tick;
+
+	f->now_ns += 20 * HP_US;
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_EXPECT_EQ(test, haltpoll_test_cpu(f)->timer_halt_ns, 0);
+	f->now_ns += 280 * HP_US;
+	haltpoll_test_reflect(f, 1, 280 * HP_US, false);
+}
+
 /*
  * Wakeups every 300 us, taken 20 us late from the halt, with
  * guest_halt_poll_ns at 200 us: the window stays closed. After
  * HALTPOLL_RECUR_MIN intervals the CPU halts with an early wakeup the lead
  * (20 us) before the next wakeup, then polls until the latest it is
- * expected, 2 dev_ns (40 us) after it; the halt leaves the window closed.
- * A timer due first, or guest_halt_poll_ns=0, means a plain halt.
+ * expected, 2 dev_ns after it (22.5 us after ten equal intervals); the
+ * halt leaves the window closed. A timer due first, guest_halt_poll_ns=0
+ * or guest_halt_poll_recurring=N mean a plain halt.
  */
 static void haltpoll_select_recurring_wakeup_test(struct kunit *test)
 {
@@ -453,13 +467,15 @@ static void haltpoll_select_recurring_wakeup_test(struct kunit *test)
 		haltpoll_test_reflect(f, 1, 280 * HP_US, false);
 	}
 	KUNIT_ASSERT_TRUE(test, haltpoll_recur_steady(&hc->recur));
-	f->now_ns += 20 * HP_US;
 
-	/* Polling turned off: a plain halt (not reflected: -EBUSY). */
+	/* Polling turned off, or the rule: plain halts, as the others. */
 	WRITE_ONCE(haltpoll_params.max_ns, 0);
-	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
-	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 0);
+	haltpoll_test_recur_plain_halt(test, f);
 	WRITE_ONCE(haltpoll_params.max_ns, 200 * HP_US);
+	WRITE_ONCE(haltpoll_recurring, false);
+	haltpoll_test_recur_plain_halt(test, f);
+	WRITE_ONCE(haltpoll_recurring, true);
+	f->now_ns += 20 * HP_US;
 
 	/* Due in 260 us: halt until 20 us before it. */
 	before = ktime_get();
@@ -481,10 +497,10 @@ static void haltpoll_select_recurring_wakeup_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hc->early_wakes, 1);
 	KUNIT_EXPECT_EQ(test, hc->window_ns, 0);
 
-	/* 20 us to go: poll, past the due time by twice the deviation. */
+	/* 20 us to go: poll, until twice the deviation past the due time. */
 	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
-	KUNIT_EXPECT_GE(test, f->dev.poll_limit_ns, 60 * HP_US);
-	KUNIT_EXPECT_LE(test, f->dev.poll_limit_ns, 61 * HP_US);
+	KUNIT_EXPECT_GE(test, f->dev.poll_limit_ns, 42 * HP_US);
+	KUNIT_EXPECT_LE(test, f->dev.poll_limit_ns, 43 * HP_US);
 	f->now_ns += 20 * HP_US;
 	haltpoll_test_reflect(f, 0, 20 * HP_US, false);
 	KUNIT_EXPECT_EQ(test, hc->polls_caught, 1);
@@ -496,6 +512,61 @@ static void haltpoll_select_recurring_wakeup_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
 	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 0);
 	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(timer));
+}
+
+/* An idle period a pending wakeup ended, as the test stands for it. */
+static void haltpoll_test_reflect_woken(struct haltpoll_select_fixture *f,
+					int index, u64 residency_ns,
+					bool poll_timed_out)
+{
+	f->dev.last_residency_ns = residency_ns;
+	f->dev.poll_time_limit = poll_timed_out;
+	local_irq_disable();
+	tick_nohz_idle_got_tick();
+	set_tsk_need_resched(current);
+	haltpoll_reflect(&f->dev, index);
+	clear_tsk_need_resched(current);
+	local_irq_enable();
+}
+
+/*
+ * The wakeups haltpoll-recurring-wakeup dates outside a plain reflection:
+ * one pending as cpuidle entered the state (-EBUSY, no reflection) ended
+ * the period at its start; one that came as a poll timed out, in the gap
+ * before the halt, ended the poll's period, and the halt after it begins
+ * a period of its own, dated back by the poll. A window polled for an
+ * expected wakeup learns nothing from a poll that timed out.
+ */
+static void haltpoll_select_recurring_edges_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	bool stop_tick;
+
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	f->now_ns += 300 * HP_US;
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_EXPECT_EQ(test, hc->recur.last_ns, NSEC_PER_SEC);
+
+	f->now_ns += 10 * HP_US;
+	haltpoll_test_reflect(f, 1, 10 * HP_US, false);
+	hc->window_ns = 200 * HP_US;
+	f->now_ns += 20 * HP_US;
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	f->now_ns += 200 * HP_US;
+	haltpoll_test_reflect_woken(f, 0, 200 * HP_US, true);
+	KUNIT_EXPECT_EQ(test, hc->recur.last_ns, f->now_ns);
+	KUNIT_EXPECT_TRUE(test, hc->late_catch);
+	f->now_ns += 50 * HP_US;
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_EXPECT_EQ(test, hc->entry_ns, f->now_ns - 200 * HP_US);
+
+	/* The poll was for an expected wakeup: the window keeps its size. */
+	hc->recur_poll = true;
+	f->now_ns += 150 * HP_US;
+	haltpoll_test_reflect(f, 1, 150 * HP_US, false);
+	KUNIT_EXPECT_EQ(test, hc->window_ns, 200 * HP_US);
+	KUNIT_EXPECT_FALSE(test, hc->recur_poll);
 }
 
 /*
@@ -573,6 +644,7 @@ static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_timer_walk_test),
 	KUNIT_CASE(haltpoll_select_walk_horizon_test),
 	KUNIT_CASE(haltpoll_select_recurring_wakeup_test),
+	KUNIT_CASE(haltpoll_select_recurring_edges_test),
 	KUNIT_CASE(haltpoll_select_poll_overrun_test),
 	KUNIT_CASE(haltpoll_next_timer_leaves_out_tick_test),
 	{}
