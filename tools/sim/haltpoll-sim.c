@@ -210,8 +210,7 @@ static enum poll_end poll_period(struct outcome *o, const struct trace *t,
  * in, with an early wakeup @lead_ns before it, then polled until
  * @latest_ns at most.
  * Return: true if the window learns from the period, which then polled
- * for @poll_ns before its halt: only if the wakeup came to the halt, as
- * the window learns nothing from a poll for an expected wakeup.
+ * for @poll_ns before its halt.
  */
 static bool replay_recurring(const struct trace *t, size_t i,
 			     struct outcome *o, u64 due_ns, u64 latest_ns,
@@ -237,11 +236,12 @@ static bool replay_recurring(const struct trace *t, size_t i,
 		o->polled_ns += end_ns - woke_ns;
 		return false;
 	}
-	o->polled_ns += latest_ns - woke_ns;
-	o->wasted_ns += latest_ns - woke_ns;
+	*poll_ns = latest_ns - woke_ns;
+	o->polled_ns += *poll_ns;
+	o->wasted_ns += *poll_ns;
 	o->timeouts++;
 	o->halts++;
-	return false;
+	return true;
 }
 
 /*
@@ -270,7 +270,6 @@ static void replay_project(const struct haltpoll_params *p,
 	u64 window_ns = 0, late_poll_ns = 0, now_ns = 1;
 	unsigned int near_count = HALTPOLL_NEAR_TIMER_TOP, timerless = 0;
 	struct haltpoll_recurrence recur = { };
-	bool recur_late = false;
 	size_t i;
 
 	for (i = 0; i < t->n; now_ns += t->idle_ns[i++]) {
@@ -290,12 +289,10 @@ static void replay_project(const struct haltpoll_params *p,
 		    !latest_ns) {
 			/* A late catch's poll counts with the halt after it. */
 			o->halts++;
-			if (!recur_late)
-				window_ns = haltpoll_window_next(p, window_ns,
-					haltpoll_idle_for_window(window_ns, late_poll_ns,
-								 halted_ns(t, i)));
+			window_ns = haltpoll_window_next(p, window_ns,
+				haltpoll_idle_for_window(window_ns, late_poll_ns,
+							 halted_ns(t, i)));
 			late_poll_ns = 0;
-			recur_late = false;
 			continue;
 		}
 		/* As haltpoll_next_timer_sampled_ns(): not every entry looks. */
@@ -316,7 +313,7 @@ static void replay_project(const struct haltpoll_params *p,
 				o->polled_ns += lead_ns;
 				continue;
 			}
-		} else if (latest_ns > window_ns && due_ns < next_timer_ns) {
+		} else if (latest_ns > window_ns && latest_ns < next_timer_ns) {
 			/* As haltpoll_halt_for_wakeup(). */
 			u64 recur_lead_ns = haltpoll_min_u64(sim_lead_ns, max_ns);
 			bool learn;
@@ -335,11 +332,9 @@ static void replay_project(const struct haltpoll_params *p,
 				end = poll_period(o, t, i,
 						  haltpoll_min_u64(latest_ns, max_ns),
 						  &poll_ns);
-				/* Its halt is the poll's, as far as the window goes. */
 				if (end == POLL_CAUGHT_LATE)
 					late_poll_ns = poll_ns;
-				recur_late = end == POLL_CAUGHT_LATE;
-				learn = false;
+				learn = end == POLL_TIMED_OUT;
 			}
 			if (learn)
 				window_ns = haltpoll_window_next(p, window_ns,

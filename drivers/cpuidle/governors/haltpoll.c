@@ -123,11 +123,10 @@
  *	window or a tick, whichever is longer (haltpoll-timer-walk)
  * @near_halts: halts chosen for a near timer
  * @recur: the interval between the CPU's wakeups (haltpoll-recurring-wakeup)
- * @entry_ns: when the current idle period began, by haltpoll_now_ns()
+ * @entry_ns: when the current idle period began, by haltpoll_now_ns(); 0
+ *	while guest_halt_poll_recurring is off, which then costs nothing
  * @late_catch: the poll that timed out caught its wakeup in the gap before
  *	its halt: the halt that follows starts a new idle period
- * @recur_poll: the current period polls for an expected wakeup, not for
- *	the window, which learns nothing from it
  * @recur_halts: halts chosen for an expected wakeup
  * @reflect_due: a state was selected and its outcome not yet reflected
  * @no_poll_state: the driver's first state does not poll: only pick it;
@@ -152,7 +151,6 @@ struct haltpoll_cpu {
 	u64 entry_ns;
 	u64 recur_halts;
 	bool late_catch;
-	bool recur_poll;
 	unsigned int near_count;
 	unsigned int timerless;
 	bool reflect_due;
@@ -390,10 +388,8 @@ static int haltpoll_halt_for_wakeup(struct cpuidle_device *dev,
 	struct haltpoll_wake *w = this_cpu_ptr(&haltpoll_wakes);
 	u64 lead_ns = min_t(u64, haltpoll_lead_ns(&w->lateness), max_ns);
 
-	if (!haltpoll_timer_halt_pays(due_ns, lead_ns)) {
-		hc->recur_poll = true;
+	if (!haltpoll_timer_halt_pays(due_ns, lead_ns))
 		return haltpoll_poll(dev, min(latest_ns, max_ns), stop_tick);
-	}
 	hc->timer_halt_ns = due_ns - lead_ns;
 	hrtimer_start(&w->timer, ns_to_ktime(hc->timer_halt_ns),
 		      HRTIMER_MODE_REL_PINNED_HARD);
@@ -484,7 +480,6 @@ static void haltpoll_forget_unreflected(struct haltpoll_cpu *hc)
 		haltpoll_recur_woken(&hc->recur, hc->entry_ns + hc->poll_ns);
 	hc->poll_ns = 0;
 	hc->near_timer_ns = 0;
-	hc->recur_poll = false;
 	haltpoll_end_timer_halt(hc);
 }
 
@@ -501,7 +496,12 @@ static void haltpoll_enter_period(struct haltpoll_cpu *hc, bool poll_only)
 {
 	if (poll_only)
 		hc->poll_ns = 0;
-	if (!hc->poll_ns)
+	if (!READ_ONCE(haltpoll_recurring)) {
+		hc->entry_ns = 0;
+		hc->late_catch = false;
+		return;
+	}
+	if (!hc->poll_ns || !hc->entry_ns)
 		hc->entry_ns = haltpoll_now_ns();
 	else if (hc->late_catch)
 		hc->entry_ns = haltpoll_now_ns() - hc->poll_ns;
@@ -539,7 +539,7 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	/* poll_ns is set only between a poll that timed out and its halt. */
 	if (dev->states_usage[0].disable || hc->poll_ns)
 		return haltpoll_halt(hc, stop_tick);
-	if (max_ns && READ_ONCE(haltpoll_recurring))
+	if (max_ns && hc->entry_ns)
 		latest_ns = haltpoll_recur_expected(&hc->recur, hc->entry_ns,
 						    &due_ns);
 	if (!haltpoll_should_poll(window_ns, false) && !latest_ns)
@@ -548,7 +548,8 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	if (haltpoll_timer_first(window_ns, timer_ns))
 		return haltpoll_halt_for_timer(dev, hc, window_ns, timer_ns,
 					       stop_tick);
-	if (latest_ns > window_ns && due_ns < timer_ns)
+	/* A timer due by the latest expected time may be the wakeup itself. */
+	if (latest_ns > window_ns && latest_ns < timer_ns)
 		return haltpoll_halt_for_wakeup(dev, hc, max_ns, due_ns,
 						latest_ns, stop_tick);
 	if (!window_ns)
@@ -611,7 +612,7 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 		WRITE_ONCE(hc->polls_timed_out, hc->polls_timed_out + 1);
 		WRITE_ONCE(hc->wasted_ns, hc->wasted_ns + residency_ns);
 		/* ...unless the wakeup came in the gap before it. */
-		hc->late_catch = need_resched();
+		hc->late_catch = hc->entry_ns && need_resched();
 		if (hc->late_catch)
 			haltpoll_recur_woken(&hc->recur,
 					     hc->entry_ns + residency_ns);
@@ -628,13 +629,16 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	if (early)
 		haltpoll_early_woke(hc);
 	/* Neither a halt the tick ended nor an early wakeup alone is one. */
-	if ((!early || need_resched()) && !(index != 0 && got_tick))
+	if (hc->entry_ns && (!early || need_resched()) &&
+	    !(index != 0 && got_tick))
 		haltpoll_recur_woken(&hc->recur, haltpoll_woken_at(hc, index));
-	/* A timer says nothing of the wakeups a window is for. */
-	if (early || hc->recur_poll) {
-		hc->recur_poll = false;
+	/*
+	 * A timer says nothing of the wakeups a window is for. A poll for an
+	 * expected wakeup that timed out does: the wakeup came later than
+	 * expected, maybe within reach of a larger window.
+	 */
+	if (early)
 		return;
-	}
 	if (index != 0)
 		haltpoll_adapt_window(hc, haltpoll_idle_for_window(hc->window_ns,
 								   poll_ns,

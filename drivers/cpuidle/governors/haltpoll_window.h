@@ -428,6 +428,8 @@ static inline unsigned int haltpoll_timerless_next(unsigned int timerless,
  * before it if the halt pays (haltpoll_timer_halt_pays()), else polls at
  * once, and polls until the latest expected time, never longer than
  * guest_halt_poll_ns; a wakeup earlier than the lead finds the CPU halted.
+ * A timer due by the latest expected time is left to the timer rules: it
+ * may be the very wakeup expected (a CPU woken by its own periodic timer).
  * Menu's typical-interval detection looks at idle durations to pick a
  * state depth; this needs the wakeup's time, to place a poll before it.
  * An interval above HALTPOLL_RECUR_MAX_NS starts the measurement over:
