@@ -19,8 +19,13 @@ pingpong_idles 3000
 expect_gt "poll state used under the pipe benchmark" "$polls" 100
 haltpoll-stat > /tmp/stat
 sed 's/^/# /' /tmp/stat
-expect_gt "haltpoll-stat: cpu1 polls caught wakeups" \
-	"$(awk '$1 == 1 { print $3 }' /tmp/stat)" 100
+# Most of cpu1's polls caught their wakeup. Counted against its polls, not
+# the round trips: on a contended host a vCPU descheduled after its reply
+# finds the next request waiting and does not idle (105 polls in 3000
+# round trips were seen).
+caught=$(awk '$1 == 1 { print $3 }' /tmp/stat)
+expect_gt "haltpoll-stat: cpu1 polls caught wakeups, most of its polls" \
+	"$((caught * 2))" "$polls"
 expect_eq "haltpoll-stat: a line per online CPU" \
 	"$(grep -c '^[0-9]' /tmp/stat)" 2
 
