@@ -171,6 +171,15 @@ static u64 halt_after(const struct trace *t, size_t i, u64 poll_ns)
 	return idle_ns > poll_ns ? idle_ns - poll_ns : 0;
 }
 
+/* A wakeup caught by a poll: a timer's, or one a window is for. */
+static void count_caught(struct outcome *o, const struct trace *t, size_t i)
+{
+	if (t->timer[i])
+		o->timer_caught++;
+	else
+		o->caught++;
+}
+
 /*
  * Account period @i of @t polled for at most @limit_ns, and set
  * @polled_ns to how long it polled. Return: how the poll ended.
@@ -182,10 +191,7 @@ static enum poll_end poll_period(struct outcome *o, const struct trace *t,
 	u64 poll_ns = poll_end_ns(limit_ns);
 
 	if (end_ns <= poll_ns) {
-		if (t->timer[i])
-			o->timer_caught++;
-		else
-			o->caught++;
+		count_caught(o, t, i);
 		*polled_ns = end_ns + (t->woken[i] ? sim_poll_wake_ns : 0);
 		o->polled_ns += *polled_ns;
 		return POLL_CAUGHT;
@@ -193,10 +199,7 @@ static enum poll_end poll_period(struct outcome *o, const struct trace *t,
 	*polled_ns = poll_ns;
 	o->polled_ns += poll_ns;
 	if (end_ns <= poll_ns + sim_gap_ns) {
-		if (t->timer[i])
-			o->timer_caught++;
-		else
-			o->caught++;
+		count_caught(o, t, i);
 		return POLL_CAUGHT_LATE;
 	}
 	o->timeouts++;
@@ -229,10 +232,7 @@ static bool replay_recurring(const struct trace *t, size_t i,
 	if (end_ns <= woke_ns || woke_ns >= latest_ns)
 		return true;
 	if (end_ns <= latest_ns) {
-		if (t->timer[i])
-			o->timer_caught++;
-		else
-			o->caught++;
+		count_caught(o, t, i);
 		o->polled_ns += end_ns - woke_ns;
 		return false;
 	}
@@ -263,6 +263,15 @@ static bool recur_wakeup(const struct trace *t, size_t i)
 	return !t->timer[i];
 }
 
+/* The window after period @i, polled for @poll_ns in vain, then halted. */
+static u64 window_after_miss(const struct haltpoll_params *p, u64 window_ns,
+			     const struct trace *t, size_t i, u64 poll_ns)
+{
+	return haltpoll_window_next(p, window_ns,
+		haltpoll_idle_for_window(window_ns, poll_ns,
+					 halt_after(t, i, poll_ns)));
+}
+
 static void replay_project(const struct haltpoll_params *p,
 			   const struct trace *t, struct outcome *o)
 {
@@ -281,7 +290,8 @@ static void replay_project(const struct haltpoll_params *p,
 		enum poll_end end;
 
 		o->periods++;
-		if (!late_poll_ns)
+		/* As haltpoll_select(): none with polling off. */
+		if (!late_poll_ns && max_ns)
 			latest_ns = haltpoll_recur_expected(&recur, now_ns, &due_ns);
 		if (recur_wakeup(t, i))
 			haltpoll_recur_woken(&recur, now_ns + idle_ns);
@@ -318,11 +328,6 @@ static void replay_project(const struct haltpoll_params *p,
 			u64 recur_lead_ns = haltpoll_min_u64(sim_lead_ns, max_ns);
 			bool learn;
 
-			if (!max_ns) {
-				o->halts++;
-				continue;
-			}
-
 			if (haltpoll_timer_halt_pays(due_ns, recur_lead_ns)) {
 				learn = replay_recurring(t, i, o, due_ns,
 							 latest_ns,
@@ -337,9 +342,8 @@ static void replay_project(const struct haltpoll_params *p,
 				learn = end == POLL_TIMED_OUT;
 			}
 			if (learn)
-				window_ns = haltpoll_window_next(p, window_ns,
-					haltpoll_idle_for_window(window_ns, poll_ns,
-								 halt_after(t, i, poll_ns)));
+				window_ns = window_after_miss(p, window_ns, t, i,
+							      poll_ns);
 			continue;
 		} else if (!window_ns) {
 			o->halts++;
@@ -366,9 +370,7 @@ static void replay_project(const struct haltpoll_params *p,
 			late_poll_ns = poll_ns;
 		if (end != POLL_TIMED_OUT)
 			continue;	/* a caught wakeup teaches nothing */
-		window_ns = haltpoll_window_next(p, window_ns,
-			haltpoll_idle_for_window(window_ns, poll_ns,
-						 halt_after(t, i, poll_ns)));
+		window_ns = window_after_miss(p, window_ns, t, i, poll_ns);
 	}
 }
 

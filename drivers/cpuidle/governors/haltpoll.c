@@ -324,6 +324,16 @@ static u64 haltpoll_next_timer_sampled_ns(struct haltpoll_cpu *hc,
 	return timer_ns;
 }
 
+/* Halt, and wake @until_ns from now to poll for what comes after. */
+static int haltpoll_halt_early(struct haltpoll_cpu *hc, u64 until_ns,
+			       bool *stop_tick)
+{
+	hc->timer_halt_ns = until_ns;
+	hrtimer_start(&this_cpu_ptr(&haltpoll_wakes)->timer,
+		      ns_to_ktime(until_ns), HRTIMER_MODE_REL_PINNED_HARD);
+	return haltpoll_halt(hc, stop_tick);
+}
+
 /*
  * Halt for a timer due inside the window, and wake lead_ns before it to
  * poll for it: the timer's interrupt then finds the CPU polling, as if it
@@ -344,10 +354,7 @@ static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 
 	if (!haltpoll_timer_halt_pays(timer_ns, lead_ns))
 		return haltpoll_poll(dev, window_ns, stop_tick);
-	hc->timer_halt_ns = timer_ns - lead_ns;
-	hrtimer_start(&w->timer, ns_to_ktime(hc->timer_halt_ns),
-		      HRTIMER_MODE_REL_PINNED_HARD);
-	return haltpoll_halt(hc, stop_tick);
+	return haltpoll_halt_early(hc, timer_ns - lead_ns, stop_tick);
 }
 
 /*
@@ -390,11 +397,8 @@ static int haltpoll_halt_for_wakeup(struct cpuidle_device *dev,
 
 	if (!haltpoll_timer_halt_pays(due_ns, lead_ns))
 		return haltpoll_poll(dev, min(latest_ns, max_ns), stop_tick);
-	hc->timer_halt_ns = due_ns - lead_ns;
-	hrtimer_start(&w->timer, ns_to_ktime(hc->timer_halt_ns),
-		      HRTIMER_MODE_REL_PINNED_HARD);
 	WRITE_ONCE(hc->recur_halts, hc->recur_halts + 1);
-	return haltpoll_halt(hc, stop_tick);
+	return haltpoll_halt_early(hc, due_ns - lead_ns, stop_tick);
 }
 
 /*
@@ -632,11 +636,7 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	if (hc->entry_ns && (!early || need_resched()) &&
 	    !(index != 0 && got_tick))
 		haltpoll_recur_woken(&hc->recur, haltpoll_woken_at(hc, index));
-	/*
-	 * A timer says nothing of the wakeups a window is for. A poll for an
-	 * expected wakeup that timed out does: the wakeup came later than
-	 * expected, maybe within reach of a larger window.
-	 */
+	/* A timer says nothing of the wakeups a window is for. */
 	if (early)
 		return;
 	if (index != 0)

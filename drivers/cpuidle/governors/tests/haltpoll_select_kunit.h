@@ -427,19 +427,6 @@ static void haltpoll_select_timer_walk_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->walks, 3);
 }
 
-/* One more period of the recurring test below, halted without an early wakeup. */
-static void haltpoll_test_recur_plain_halt(struct kunit *test,
-					   struct haltpoll_select_fixture *f)
-{
-	bool stop_tick;
-
-	f->now_ns += 20 * HP_US;
-	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
-	KUNIT_EXPECT_EQ(test, haltpoll_test_cpu(f)->timer_halt_ns, 0);
-	f->now_ns += 280 * HP_US;
-	haltpoll_test_reflect(f, 1, 280 * HP_US, false);
-}
-
 /*
  * Wakeups every 300 us, taken 20 us late from the halt, with
  * guest_halt_poll_ns at 200 us: the window stays closed. After
@@ -471,9 +458,13 @@ static void haltpoll_select_recurring_wakeup_test(struct kunit *test)
 	}
 	KUNIT_ASSERT_TRUE(test, haltpoll_recur_steady(&hc->recur));
 
-	/* Polling turned off: a plain halt, as the others. */
+	/* Polling turned off: a plain halt, ending as the others. */
 	WRITE_ONCE(haltpoll_params.max_ns, 0);
-	haltpoll_test_recur_plain_halt(test, f);
+	f->now_ns += 20 * HP_US;
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 0);
+	f->now_ns += 280 * HP_US;
+	haltpoll_test_reflect(f, 1, 280 * HP_US, false);
 	WRITE_ONCE(haltpoll_params.max_ns, 200 * HP_US);
 	f->now_ns += 20 * HP_US;
 
