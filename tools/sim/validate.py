@@ -136,7 +136,8 @@ def periods(res, woken):
     the median one from a halt is the simulator's -w.
     """
     counted = {"polls": 0, "caught": 0, "poll_us": 0.0}
-    delays = {0: [], 1: [], "late": [], "spin": [], "gap": []}
+    delays = {0: [], 1: [], "late": [], "spin": [], "gap": [],
+              ("late", 0): [], ("late", 1): []}
     result, start, w = [], None, 0
     for i, r in enumerate(res):
         nxt = res[i + 1] if i + 1 < len(res) else None
@@ -170,6 +171,7 @@ def periods(res, woken):
             late = r["end"] - max(r["due"], start)
             end -= late
             delays["late"].append(late)
+            delays[("late", r["state"])].append(late)
             mark = f" t {round(late * 1e9)}"
         elif r["switched"] and first is not None:
             end = first
@@ -223,6 +225,9 @@ def record(kernel, path, outdir):
                    "halt_wake_ns": round(median(delays[1]) * 1e9),
                    "poll_wake_ns": round(median(delays[0]) * 1e9),
                    "timer_late_ns": round(median(delays["late"]) * 1e9),
+                   "timer_late_us": {s: [round(x * 1e6, 1) for x in
+                                         delays[("late", s)]]
+                                     for s in (0, 1)},
                    "caught": counted["caught"], "poll_us": e[1] - b[1],
                    "trace_poll_us": round(counted["poll_us"]),
                    "polls": e[0] - b[0], "trace_polls": counted["polls"]}
@@ -257,6 +262,25 @@ def print_comparison(totals):
               f" / {ratio(p[load]['poll_us'], s[load]['poll_us']):5.2f}")
 
 
+def print_lateness(kernel, rows):
+    """How late a timer's interrupt came, to a polling and a halted CPU.
+
+    Under TCG a halted vCPU's timer is delivered by the emulator's timer
+    thread, which needs a host CPU: the more the vCPUs poll, the later it
+    comes, and the longer the lead an early wakeup must take.
+    """
+    print(f"info    {kernel}: a timer ends a period late by (median us,"
+          " periods) polling / halted:")
+    by_load = defaultdict(lambda: {0: [], 1: []})
+    for row in rows:
+        for state, late in row["timer_late_us"].items():
+            by_load[row["load"]][state] += late
+    for load, late in by_load.items():
+        cells = [f"{median(late[s]):6.1f} ({len(late[s])})" if late[s]
+                 else "-" for s in (0, 1)]
+        print(f"        {load:9} {cells[0]:>14} / {cells[1]:>14}")
+
+
 def main():
     if len(sys.argv) < 3 or sys.argv[1] in ("-h", "--help"):
         print("usage: validate.py SIMULATOR OUTDIR KERNEL=CONSOLE_LOG...\n"
@@ -285,6 +309,7 @@ def main():
         print(f"        {kernel}: a poll loop's spin takes"
               f" {rows[-1]['spin_ns'] / 1e3:.0f} us, the halt comes"
               f" {rows[-1]['gap_ns'] / 1e3:.0f} us after a poll (medians)")
+        print_lateness(kernel, [r for r in rows if r["kernel"] == kernel])
         for load, t in tot.items():
             rc = ratio(t["sim_caught"], t["caught"])
             rp = ratio(t["sim_poll_us"], t["poll_us"])
