@@ -48,6 +48,7 @@ struct trace {
 	bool *timer;
 	u64 *late_ns;
 	bool *woken;
+	u64 *pending_ns;	/* a timer pending past the period's end, or 0 */
 	bool marks_wakeups;	/* some period is marked as a task's wakeup */
 	size_t n;
 };
@@ -89,6 +90,16 @@ struct policy {
  * carries its lateness (the third field of a trace line).
  */
 static u64 sim_halt_wake_ns, sim_poll_wake_ns;
+
+/*
+ * The delays a halted vCPU's wakeups took in the guest (-W FILE, in ns,
+ * one per line): an early wakeup comes as late as one of them, drawn at
+ * random, and so may come after the wakeup it was to precede. Without
+ * them, every early wakeup comes sim_halt_wake_ns late, at most the lead.
+ */
+#define MAX_WAKES	100000
+static u64 sim_halt_wakes_ns[MAX_WAKES];
+static size_t sim_halt_wakes;
 
 /*
  * How long a poll runs: the poll loop reads the clock only between two of
@@ -150,6 +161,16 @@ static u64 sim_lead_ns = 20 * US;
 static u64 polled_end_ns(const struct trace *t, size_t i)
 {
 	return t->idle_ns[i] + (t->timer[i] ? t->late_ns[i] : 0);
+}
+
+/*
+ * A timer known to be pending, due past the end of period @i, which the
+ * tick ended first: the governor saw it coming (haltpoll-near-timer).
+ */
+static u64 pending_ns(const struct trace *t, size_t i)
+{
+	return t->pending_ns && t->pending_ns[i] ? t->pending_ns[i] :
+						   UINT64_MAX;
 }
 
 /* The length of a period that ended in the halt state, as a governor sees it. */
@@ -220,7 +241,9 @@ static bool replay_recurring(const struct trace *t, size_t i,
 			     u64 lead_ns, u64 *poll_ns)
 {
 	/* The early wakeup comes as late as a halted vCPU runs after a wakeup. */
-	u64 late_ns = haltpoll_min_u64(sim_halt_wake_ns, lead_ns);
+	u64 late_ns = sim_halt_wakes ?
+		sim_halt_wakes_ns[(size_t)(uniform() * sim_halt_wakes)] :
+		haltpoll_min_u64(sim_halt_wake_ns, lead_ns);
 	u64 woke_ns = due_ns - lead_ns + late_ns, end_ns = polled_end_ns(t, i);
 
 	o->halts++;
@@ -272,6 +295,27 @@ static u64 window_after_miss(const struct haltpoll_params *p, u64 window_ns,
 					 halt_after(t, i, poll_ns)));
 }
 
+/*
+ * When the governor dates the wakeup that ended period @i, which ended
+ * @end_ns into the trace (haltpoll_woken_at()): where a poll took it, as
+ * it came; where the CPU was halted, by the period's length less the
+ * typical delay of a halted vCPU's wakeup, and the delay recorded for
+ * that period (if the guest halted there too) differs from the typical
+ * one as much as the host's wakeups scatter. The dates scatter with it,
+ * and so do the intervals the rule sees.
+ */
+static u64 recur_woken_ns(const struct trace *t, size_t i, u64 end_ns,
+			  bool halted)
+{
+	u64 idle_ns = t->idle_ns[i], ran_ns;
+
+	if (!halted)
+		return end_ns;
+	ran_ns = halted_ns(t, i);
+	return end_ns - idle_ns + ran_ns -
+	       haltpoll_min_u64(sim_halt_wake_ns, ran_ns);
+}
+
 static void replay_project(const struct haltpoll_params *p,
 			   const struct trace *t, struct outcome *o)
 {
@@ -279,22 +323,26 @@ static void replay_project(const struct haltpoll_params *p,
 	u64 window_ns = 0, late_poll_ns = 0, now_ns = 1;
 	unsigned int near_count = HALTPOLL_NEAR_TIMER_TOP, timerless = 0;
 	struct haltpoll_recurrence recur = { };
+	bool halted = false;
 	size_t i;
 
 	for (i = 0; i < t->n; now_ns += t->idle_ns[i++]) {
 		u64 idle_ns = t->idle_ns[i];
 		/* A trace tells when a timer comes only if it ended the period. */
-		u64 next_timer_ns = t->timer[i] ? idle_ns : UINT64_MAX;
+		u64 next_timer_ns = t->timer[i] ? idle_ns : pending_ns(t, i);
 		u64 lead_ns = haltpoll_lead_in_use(sim_lead_ns, window_ns);
 		u64 poll_ns, horizon_ns, due_ns = 0, latest_ns = 0;
 		enum poll_end end;
 
 		o->periods++;
+		/* The last period's wakeup, dated as the governor dated it. */
+		if (i && recur_wakeup(t, i - 1))
+			haltpoll_recur_woken(&recur,
+					     recur_woken_ns(t, i - 1, now_ns, halted));
+		halted = true;
 		/* As haltpoll_select(): none with polling off. */
 		if (!late_poll_ns && max_ns)
 			latest_ns = haltpoll_recur_expected(&recur, now_ns, &due_ns);
-		if (recur_wakeup(t, i))
-			haltpoll_recur_woken(&recur, now_ns + idle_ns);
 		if (!haltpoll_should_poll(window_ns, late_poll_ns != 0) &&
 		    !latest_ns) {
 			/* A late catch's poll counts with the halt after it. */
@@ -321,6 +369,7 @@ static void replay_project(const struct haltpoll_params *p,
 				o->halts++;
 				o->timer_caught++;
 				o->polled_ns += lead_ns;
+				halted = false;
 				continue;
 			}
 		} else if (latest_ns > window_ns && latest_ns < next_timer_ns) {
@@ -341,6 +390,7 @@ static void replay_project(const struct haltpoll_params *p,
 					late_poll_ns = poll_ns;
 				learn = end == POLL_TIMED_OUT;
 			}
+			halted = learn;
 			if (learn)
 				window_ns = window_after_miss(p, window_ns, t, i,
 							      poll_ns);
@@ -357,7 +407,10 @@ static void replay_project(const struct haltpoll_params *p,
 			 */
 			bool poll = haltpoll_near_timer_poll(near_count);
 
-			near_count = haltpoll_near_timer_count(near_count, false);
+			/* A halt the tick ended first teaches the count nothing. */
+			if (t->timer[i])
+				near_count = haltpoll_near_timer_count(near_count,
+								       false);
 			if (!poll) {
 				o->halts++;
 				window_ns = haltpoll_window_next(p, window_ns,
@@ -368,7 +421,8 @@ static void replay_project(const struct haltpoll_params *p,
 		end = poll_period(o, t, i, window_ns, &poll_ns);
 		if (end == POLL_CAUGHT_LATE)
 			late_poll_ns = poll_ns;
-		if (end != POLL_TIMED_OUT)
+		halted = end == POLL_TIMED_OUT;
+		if (!halted)
 			continue;	/* a caught wakeup teaches nothing */
 		window_ns = window_after_miss(p, window_ns, t, i, poll_ns);
 	}
@@ -542,16 +596,19 @@ static void gen_synthetic(struct trace *traces, size_t *count)
 }
 
 static void trace_append(struct trace *t, size_t *cap, u64 idle_ns, bool timer,
-			 u64 late_ns, bool woken)
+			 u64 late_ns, bool woken, u64 pending)
 {
 	if (t->n == *cap) {
 		*cap *= 2;
+		t->pending_ns = realloc(t->pending_ns,
+					*cap * sizeof(*t->pending_ns));
 		t->idle_ns = realloc(t->idle_ns, *cap * sizeof(*t->idle_ns));
 		t->timer = realloc(t->timer, *cap * sizeof(*t->timer));
 		t->late_ns = realloc(t->late_ns, *cap * sizeof(*t->late_ns));
 		t->woken = realloc(t->woken, *cap * sizeof(*t->woken));
 	}
 	t->late_ns[t->n] = late_ns;
+	t->pending_ns[t->n] = pending;
 	t->woken[t->n] = woken;
 	t->marks_wakeups |= woken;
 	t->idle_ns[t->n] = idle_ns;
@@ -581,30 +638,37 @@ static int load_trace(struct trace *traces, size_t *count, const char *path)
 	t->timer = malloc(cap * sizeof(*t->timer));
 	t->late_ns = malloc(cap * sizeof(*t->late_ns));
 	t->woken = malloc(cap * sizeof(*t->woken));
+	t->pending_ns = malloc(cap * sizeof(*t->pending_ns));
 	t->n = 0;
 	while (fgets(line, sizeof(line), f)) {
 		u64 late_ns = 0;
 		int fields = sscanf(line, "%" SCNu64 " %c %" SCNu64, &v, &mark,
 				    &late_ns);
 
-		if (fields >= 1)
+		if (fields < 1)
+			continue;
+		if (fields == 3 && mark == 'n')
+			trace_append(t, &cap, v, false, 0, false, late_ns);
+		else
 			trace_append(t, &cap, v, fields >= 2 && mark == 't',
-				     late_ns, fields >= 2 && mark == 'w');
+				     late_ns, fields >= 2 && mark == 'w', 0);
 	}
 	fclose(f);
 	(*count)++;
 	return 0;
 }
 
-static int load_spins(const char *path)
+/* Read up to @max values in ns, one per line, from @path into @ns. */
+static int load_samples(const char *path, u64 *ns, size_t max, size_t *n)
 {
 	FILE *f = fopen(path, "r");
 
-	if (!f)
-		return -errno;
-	while (sim_spins < MAX_SPINS &&
-	       fscanf(f, "%" SCNu64, &sim_spin_ns[sim_spins]) == 1)
-		sim_spins++;
+	if (!f) {
+		fprintf(stderr, "haltpoll-sim: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (*n < max && fscanf(f, "%" SCNu64, &ns[*n]) == 1)
+		(*n)++;
 	fclose(f);
 	return 0;
 }
@@ -613,7 +677,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: haltpoll-sim [-j] [-r] [-l LEAD_NS] [-w HALT_NS[,POLL_NS]]\n"
-		"                    [-o SPINS_FILE] [-g GAP_NS]\n"
+		"                    [-W HALT_WAKES_FILE] [-o SPINS_FILE] [-g GAP_NS]\n"
 		"                    [-p MAX_NS,GROW_START_NS,GROW,SHRINK]\n"
 		"                    [TRACE_FILE...]\n"
 		"Replays the synthetic traces and every TRACE_FILE (idle periods\n"
@@ -622,6 +686,8 @@ static void usage(void)
 		"out; -l sets the lead of the early wakeup before a timer\n"
 		"(default 20000); -w the delays from a wakeup to a halted\n"
 		"and a polling CPU running (default 0: the periods hold them);\n"
+		"-W the measured delays of a halted CPU's wakeups, in ns, one\n"
+		"per line, one drawn at random for each early wakeup;\n"
 		"-o the measured lengths of a poll loop's spin, in ns, one per\n"
 		"line (default: a poll ends at its limit), -g the gap from a\n"
 		"poll's end to the halt (default 0).\n"
@@ -744,7 +810,7 @@ int main(int argc, char **argv)
 	int opt, json = 0, recorded_only = 0;
 	const char *why;
 
-	while ((opt = getopt(argc, argv, "jrl:w:o:g:p:h")) != -1) {
+	while ((opt = getopt(argc, argv, "jrl:w:W:o:g:p:h")) != -1) {
 		switch (opt) {
 		case 'j':
 			json = 1;
@@ -756,11 +822,14 @@ int main(int argc, char **argv)
 			sim_lead_ns = strtoull(optarg, NULL, 10);
 			break;
 		case 'o':
-			if (load_spins(optarg)) {
-				fprintf(stderr, "haltpoll-sim: %s: %s\n", optarg,
-					strerror(errno));
+			if (load_samples(optarg, sim_spin_ns, MAX_SPINS,
+					 &sim_spins))
 				return 1;
-			}
+			break;
+		case 'W':
+			if (load_samples(optarg, sim_halt_wakes_ns, MAX_WAKES,
+					 &sim_halt_wakes))
+				return 1;
 			break;
 		case 'g':
 			sim_gap_ns = strtoull(optarg, NULL, 10);

@@ -82,16 +82,35 @@ def parse_log(path):
 
 
 def residencies(events, cpu):
-    """The CPU's cpuidle residencies, in order, each a dict."""
+    """The CPU's cpuidle residencies, in order, each a dict.
+
+    Each notes, as "pending", when the earliest timer of the CPU's own
+    (not the tick, not the governor's) armed before it began was due, on
+    the trace clock: the governor saw that timer coming even when
+    something else ended the period first. Timers are taken as pending
+    from their arming to their expiry or cancellation.
+    """
     out, cur, expires, window = [], None, {}, None
+    pending, offset = {}, None
     for ecpu, ts, name, rest in events:
         if name == "guest_halt_poll_ns" and ecpu == cpu:
             window = int(re.search(r"halt_poll_ns (\d+)", rest).group(1))
             continue
         if name == "hrtimer_start":
-            m = re.search(r"hrtimer=(\S+) .*expires=(\d+)", rest)
-            expires[m.group(1)] = (int(m.group(2)), ts)
+            m = re.search(r"hrtimer=(\S+) function=(\S+) .*expires=(\d+)",
+                          rest)
+            expires[m.group(1)] = (int(m.group(3)), ts)
+            if ecpu == cpu and m.group(2) not in OWN_TIMERS:
+                pending[m.group(1)] = int(m.group(3))
             continue
+        if name == "hrtimer_cancel" and ecpu == cpu:
+            pending.pop(re.search(r"hrtimer=(\S+)", rest).group(1), None)
+            continue
+        if name == "hrtimer_expire_entry" and ecpu == cpu:
+            m = re.search(r"hrtimer=(\S+) .*now=(\d+)", rest)
+            pending.pop(m.group(1), None)
+            # CLOCK_MONOTONIC to the trace clock.
+            offset = ts - int(m.group(2)) / 1e9
         if name == "cpu_idle":
             m = re.search(r"state=(\d+) cpu_id=(\d+)", rest)
             if int(m.group(2)) != cpu:
@@ -99,6 +118,10 @@ def residencies(events, cpu):
             if m.group(1) != EXIT:
                 cur = {"state": int(m.group(1)), "start": ts, "timers": [],
                        "switched": False, "window": window}
+                due = [d / 1e9 + offset for d in pending.values()
+                       if offset is not None and d / 1e9 + offset > ts]
+                if due:
+                    cur["pending"] = min(due)
             elif cur is not None:
                 cur["end"] = ts
                 out.append(cur)
@@ -180,6 +203,10 @@ def periods(res, woken):
                 else " w"
         elif timer:
             mark = " t"
+        elif "tick_nohz_handler" in r["timers"] and \
+                first_res.get("pending", 0) > r["end"]:
+            # The tick ended the period before a timer the governor knew.
+            mark = f" n {round((first_res['pending'] - start) * 1e9)}"
         result.append((max(1, round((end - start) * 1e9)), mark))
         start = None
     return result, counted, delays
@@ -192,6 +219,7 @@ def median(values):
 
 def simulate(sim, path, policy, lead_ns, delays):
     cmd = [sim, "-j", "-r", "-l", str(lead_ns), "-o", delays["spins"],
+           *(["-W", delays["halt_wakes"]] if delays["halt_wakes"] else []),
            "-g", str(delays["gap_ns"]), "-w",
            f"{delays['halt_wake_ns']},{delays['poll_wake_ns']}", path]
     out = json.loads(subprocess.run(cmd, check=True, capture_output=True,
@@ -217,10 +245,16 @@ def record(kernel, path, outdir):
             with open(trace, "w") as f:
                 for ns, mark in per:
                     f.write(f"{ns}{mark}\n")
+            # A halted vCPU's wakeups: how late they come depends on the
+            # load (how busy the vCPUs keep the host), so per trace.
+            wakes = trace.replace(".txt", "-halt-wakes.txt")
+            with open(wakes, "w") as f:
+                f.writelines(f"{round(x * 1e9)}\n" for x in delays[1])
             hp = d["hpstat"].get(("end", cpu))
             b, e = d["idle"][("begin", cpu)], d["idle"][("end", cpu)]
             row = {"kernel": kernel, "load": load, "cpu": cpu,
                    "trace": trace, "periods": len(per),
+                   "halt_wakes": wakes if delays[1] else None,
                    "lead_ns": hp[6] if hp else 0,
                    "halt_wake_ns": round(median(delays[1]) * 1e9),
                    "poll_wake_ns": round(median(delays[0]) * 1e9),

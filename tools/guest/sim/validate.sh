@@ -5,8 +5,8 @@
 # it prints, between "@@LOAD name@@" and "@@END@@":
 #   IDLE begin|end cpu poll_usage poll_time_us halt_usage halt_time_us
 #   HPSTAT begin|end <haltpoll-stat line>     (project kernel only)
-#   the trace lines: cpu_idle, guest_halt_poll_ns, hrtimer_start and _expire_entry,
-#   sched_waking and sched_switch from idle
+#   the trace lines: cpu_idle, guest_halt_poll_ns, hrtimer_start,
+#   _expire_entry and _cancel, sched_waking and sched_switch from idle
 # Arguments: LOADS, each one of unpaced or paceN (one round trip every N us).
 loads=${*:-"unpaced pace50 pace100 pace300 pace1000"}
 t=/sys/kernel/tracing
@@ -25,6 +25,7 @@ events() {
 	echo "$1" > $t/events/power/guest_halt_poll_ns/enable
 	echo "$1" > $t/events/timer/hrtimer_start/enable
 	echo "$1" > $t/events/timer/hrtimer_expire_entry/enable
+	echo "$1" > $t/events/timer/hrtimer_cancel/enable
 	echo "$1" > $t/events/sched/sched_waking/enable
 	echo "$1" > $t/events/sched/sched_switch/enable
 }
@@ -53,6 +54,6 @@ for load in $loads; do
 	run "$load"
 	events 0
 	counters end
-	grep -E "cpu_idle:|guest_halt_poll_ns:|hrtimer_start:|hrtimer_expire_entry:|sched_waking:|sched_switch:" $t/trace
+	grep -E "cpu_idle:|guest_halt_poll_ns:|hrtimer_start:|hrtimer_expire_entry:|hrtimer_cancel:|sched_waking:|sched_switch:" $t/trace
 	echo "@@END@@"
 done
