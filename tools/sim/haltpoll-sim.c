@@ -92,10 +92,13 @@ struct policy {
 static u64 sim_halt_wake_ns, sim_poll_wake_ns;
 
 /*
- * The delays a halted vCPU's wakeups took in the guest (-W FILE, in ns,
- * one per line): an early wakeup comes as late as one of them, drawn at
+ * The delays a halted vCPU took to run after a wakeup in the guest (-W
+ * FILE, in ns, one per line): the early wakeup of
+ * haltpoll-recurring-wakeup comes as late as one of them, drawn at
  * random, and so may come after the wakeup it was to precede. Without
- * them, every early wakeup comes sim_halt_wake_ns late, at most the lead.
+ * them, it comes sim_halt_wake_ns late, at most the lead. (The timer
+ * rule's halts are replayed as catching their timer with a poll of the
+ * lead: the timer comes late too.)
  */
 #define MAX_WAKES	100000
 static u64 sim_halt_wakes_ns[MAX_WAKES];
@@ -150,10 +153,11 @@ static u64 sim_lead_ns = 20 * US;
 
 /*
  * The tick of the kernels the traces were recorded in (HZ=250): timers
- * due within it are near (haltpoll-near-timer). A trace knows only the
- * timers that ended a period, so the count of near-timer periods only
- * ever goes down here; in the guest, a wakeup before a near timer raises
- * it.
+ * due within it are near (haltpoll-near-timer). A trace knows the timers
+ * that ended a period, and tools/sim/validate's also one pending when the
+ * tick ended a period first, but none a wakeup came before, so the count
+ * of near-timer periods only ever goes down here; in the guest, a wakeup
+ * before a near timer raises it.
  */
 #define SIM_TICK_NS	(4 * MS)
 
@@ -328,7 +332,10 @@ static void replay_project(const struct haltpoll_params *p,
 
 	for (i = 0; i < t->n; now_ns += t->idle_ns[i++]) {
 		u64 idle_ns = t->idle_ns[i];
-		/* A trace tells when a timer comes only if it ended the period. */
+		/*
+		 * A trace tells when a timer comes if it ended the period, or
+		 * if the tick ended the period before it (pending_ns()).
+		 */
 		u64 next_timer_ns = t->timer[i] ? idle_ns : pending_ns(t, i);
 		u64 lead_ns = haltpoll_lead_in_use(sim_lead_ns, window_ns);
 		u64 poll_ns, horizon_ns, due_ns = 0, latest_ns = 0;
@@ -367,6 +374,12 @@ static void replay_project(const struct haltpoll_params *p,
 				 * late; the window learns nothing.
 				 */
 				o->halts++;
+				/* The tick ended the halt before the timer. */
+				if (!t->timer[i]) {
+					window_ns = haltpoll_window_next(p,
+						window_ns, halted_ns(t, i));
+					continue;
+				}
 				o->timer_caught++;
 				o->polled_ns += lead_ns;
 				halted = false;
@@ -407,7 +420,11 @@ static void replay_project(const struct haltpoll_params *p,
 			 */
 			bool poll = haltpoll_near_timer_poll(near_count);
 
-			/* A halt the tick ended first teaches the count nothing. */
+			/*
+			 * A halt the tick ended first teaches the count
+			 * nothing; nor does a poll, which times out before
+			 * the tick ends the period.
+			 */
 			if (t->timer[i])
 				near_count = haltpoll_near_timer_count(near_count,
 								       false);
@@ -620,7 +637,9 @@ static void trace_append(struct trace *t, size_t *cap, u64 idle_ns, bool timer,
  * a timer of the idling CPU ended it, and then, if known, by how many ns
  * late that timer's interrupt came, or by " w" when the period lasted
  * until a task's wakeup, the CPU's delay in running left out, and then, if
- * known (the CPU halted), by that delay.
+ * known (the CPU halted), by that delay, or by " n DUE" when the tick
+ * ended it before a timer of the CPU's, pending, due DUE ns from the
+ * period's start.
  */
 static int load_trace(struct trace *traces, size_t *count, const char *path)
 {
@@ -686,8 +705,9 @@ static void usage(void)
 		"out; -l sets the lead of the early wakeup before a timer\n"
 		"(default 20000); -w the delays from a wakeup to a halted\n"
 		"and a polling CPU running (default 0: the periods hold them);\n"
-		"-W the measured delays of a halted CPU's wakeups, in ns, one\n"
-		"per line, one drawn at random for each early wakeup;\n"
+		"-W the delays of a halted CPU's wakeups, in ns, one per line,\n"
+		"one drawn at random for each early wakeup before an expected\n"
+		"wakeup;\n"
 		"-o the measured lengths of a poll loop's spin, in ns, one per\n"
 		"line (default: a poll ends at its limit), -g the gap from a\n"
 		"poll's end to the halt (default 0).\n"
