@@ -127,6 +127,12 @@ static u64 sim_gap_ns;
 
 static double uniform(void);
 
+/* One of @n measured values, drawn at random. */
+static u64 draw_ns(const u64 *ns, size_t n)
+{
+	return ns[(size_t)(uniform() * n)];
+}
+
 enum poll_end { POLL_TIMED_OUT, POLL_CAUGHT, POLL_CAUGHT_LATE };
 
 /* When a poll limited to @limit_ns ends: at the end of a spin. */
@@ -136,7 +142,7 @@ static u64 poll_end_ns(u64 limit_ns)
 
 	if (!sim_spins)
 		return limit_ns;
-	spin_ns = sim_spin_ns[(size_t)(uniform() * sim_spins)];
+	spin_ns = draw_ns(sim_spin_ns, sim_spins);
 	if (!spin_ns)
 		return limit_ns;
 	return limit_ns ? (limit_ns + spin_ns - 1) / spin_ns * spin_ns : spin_ns;
@@ -246,7 +252,7 @@ static bool replay_recurring(const struct trace *t, size_t i,
 {
 	/* The early wakeup comes as late as a halted vCPU runs after a wakeup. */
 	u64 late_ns = sim_halt_wakes ?
-		sim_halt_wakes_ns[(size_t)(uniform() * sim_halt_wakes)] :
+		draw_ns(sim_halt_wakes_ns, sim_halt_wakes) :
 		haltpoll_min_u64(sim_halt_wake_ns, lead_ns);
 	u64 woke_ns = due_ns - lead_ns + late_ns, end_ns = polled_end_ns(t, i);
 
@@ -297,6 +303,14 @@ static u64 window_after_miss(const struct haltpoll_params *p, u64 window_ns,
 	return haltpoll_window_next(p, window_ns,
 		haltpoll_idle_for_window(window_ns, poll_ns,
 					 halt_after(t, i, poll_ns)));
+}
+
+/* Period @i halted from its start: count it, return the window after it. */
+static u64 replay_halt(const struct haltpoll_params *p, u64 window_ns,
+		       const struct trace *t, size_t i, struct outcome *o)
+{
+	o->halts++;
+	return haltpoll_window_next(p, window_ns, halted_ns(t, i));
 }
 
 /*
@@ -373,13 +387,13 @@ static void replay_project(const struct haltpoll_params *p,
 				 * before the timer and poll for it, both as
 				 * late; the window learns nothing.
 				 */
-				o->halts++;
 				/* The tick ended the halt before the timer. */
 				if (!t->timer[i]) {
-					window_ns = haltpoll_window_next(p,
-						window_ns, halted_ns(t, i));
+					window_ns = replay_halt(p, window_ns, t,
+								i, o);
 					continue;
 				}
+				o->halts++;
 				o->timer_caught++;
 				o->polled_ns += lead_ns;
 				halted = false;
@@ -409,9 +423,7 @@ static void replay_project(const struct haltpoll_params *p,
 							      poll_ns);
 			continue;
 		} else if (!window_ns) {
-			o->halts++;
-			window_ns = haltpoll_window_next(p, window_ns,
-							 halted_ns(t, i));
+			window_ns = replay_halt(p, window_ns, t, i, o);
 			continue;
 		} else if (next_timer_ns < SIM_TICK_NS) {
 			/*
@@ -429,9 +441,7 @@ static void replay_project(const struct haltpoll_params *p,
 				near_count = haltpoll_near_timer_count(near_count,
 								       false);
 			if (!poll) {
-				o->halts++;
-				window_ns = haltpoll_window_next(p, window_ns,
-								 halted_ns(t, i));
+				window_ns = replay_halt(p, window_ns, t, i, o);
 				continue;
 			}
 		}

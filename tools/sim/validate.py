@@ -96,17 +96,17 @@ def clock_offset(events):
     return min(diffs) if diffs else None
 
 
-def residencies(events, cpu):
+def residencies(events, cpu, offset):
     """The CPU's cpuidle residencies, in order, each a dict.
 
     Each notes, as "pending", when the earliest timer of the CPU's own
     (not the tick, not the governor's) armed before it began was due, on
     the trace clock: the governor saw that timer coming even when
     something else ended the period first. Timers are taken as pending
-    from their arming to their expiry or cancellation.
+    from their arming to their expiry or cancellation; @offset is
+    clock_offset() of the load.
     """
-    out, cur, expires, window = [], None, {}, None
-    pending, offset = {}, clock_offset(events)
+    out, cur, expires, window, pending = [], None, {}, None, {}
     for ecpu, ts, name, rest in events:
         if name == "guest_halt_poll_ns" and ecpu == cpu:
             window = int(re.search(r"halt_poll_ns (\d+)", rest).group(1))
@@ -249,13 +249,9 @@ def ratio(a, b):
 def write_samples(trace, what, values):
     """Write @values (s) in ns next to @trace; its path, None if too few.
 
-    A halted vCPU's wakeups, for -W: the delay from a task's wakeup to
-    the vCPU running, in the same trace, as how late the early wakeup of
-    haltpoll-recurring-wakeup comes (how late depends on the load: how
-    busy the vCPUs keep the host). It is the delay the governor's own
-    lateness measure is closest to: timers that ended a halt, dated at
-    the idle exit, come later by the exit's path and fit the guest worse
-    (tools/sim/README.md).
+    Delays the simulator draws from (-W, -o) are measured per load: under
+    TCG they depend on how busy the vCPUs keep the host. With fewer than
+    MIN_SAMPLES, the caller falls back to a median.
     """
     path = f"{os.path.splitext(trace)[0]}-{what}.txt"
     with open(path, "w") as f:
@@ -268,9 +264,11 @@ def record(kernel, path, outdir):
     traces, spins, gaps, load_spins = [], [], [], {}
     for load, d in parse_log(path).items():
         load_spins[load] = []
+        offset = clock_offset(d["events"])
         for cpu in sorted({c for (_, c) in d["idle"]}):
-            per, counted, delays = periods(residencies(d["events"], cpu),
-                                           wakings(d["events"], cpu))
+            per, counted, delays = periods(
+                residencies(d["events"], cpu, offset),
+                wakings(d["events"], cpu))
             load_spins[load] += delays["spin"]
             gaps += delays["gap"]
             trace = os.path.join(outdir, f"{kernel}-{load}-cpu{cpu}.txt")
@@ -281,6 +279,10 @@ def record(kernel, path, outdir):
             b, e = d["idle"][("begin", cpu)], d["idle"][("end", cpu)]
             row = {"kernel": kernel, "load": load, "cpu": cpu,
                    "trace": trace, "periods": len(per),
+                   # How late the rule's early wakeup comes: as a
+                   # halted vCPU's run after a task's wakeup. Timers that
+                   # ended a halt, dated at the idle exit, come later by
+                   # the exit's path and fit the guest worse (README).
                    "halt_wakes": write_samples(trace, "halt-wakes",
                                                delays[1]),
                    "lead_ns": hp[6] if hp else 0,
