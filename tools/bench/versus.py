@@ -29,9 +29,15 @@ TARGETS = [
     ("idle host cost", ["idle"], "host_cpu", 1.05),
 ]
 SUMMED_POLL_BOUND = 0.6
+# The one-value lines of tools/guest/bench/versus.sh, and their metrics.
+LINE_KEYS = {"OPS": "ops", "LATENCY": "latency_us", "PERIOD": "period_us",
+             "SLEEPS": "sleeps", "WAKELATE": "wake_late_us"}
 # Resamples of the boots behind each target's interval, and its coverage.
 RESAMPLES = 1000
 INTERVAL = 0.90
+# Fewer boots of a kernel than this give no interval: resampling one or two
+# values says nothing of how far the next boot would land.
+INTERVAL_MIN_BOOTS = 3
 
 
 def parse_guest(path):
@@ -40,10 +46,8 @@ def parse_guest(path):
     with open(path) as f:
         for line in f:
             w = line.split()
-            if len(w) == 4 and w[0] in ("OPS", "LATENCY", "PERIOD"):
-                key = {"OPS": "ops", "LATENCY": "latency_us",
-                       "PERIOD": "period_us"}[w[0]]
-                loads.setdefault(w[2], {})[key] = float(w[3])
+            if len(w) == 4 and w[0] in LINE_KEYS:
+                loads.setdefault(w[2], {})[LINE_KEYS[w[0]]] = float(w[3])
             elif len(w) == 9 and w[0] == "IDLE":
                 load, when, cpu = w[2], w[3], w[4]
                 c = [int(x) for x in w[5:9]]
@@ -75,6 +79,8 @@ def boot_metrics(out_path, samples_path):
         m["halts_per_op"] = m.get("halts", 0) / ops
         if m.get("period_us"):
             m["poll_share"] = m["poll_us_per_op"] / m["period_us"]
+        if "sleeps" in m:
+            m["sleeps_per_op"] = m["sleeps"] / ops
         if "host_cpu_s" in m:
             m["host_cpu_us_per_op"] = m["host_cpu_s"] * 1e6 / ops
     return loads
@@ -118,9 +124,11 @@ def print_unheld_paces(table):
     """Say where a kernel did not hold a pace, which the poll time shows.
 
     The pacing CPU starts a round trip every N us unless round trips fall
-    behind; then the period stretches (under TCG, at 50 and 100 us, in
-    both kernels), the CPUs wait longer between round trips, and the poll
-    time per round trip grows with the period, whatever the governor.
+    behind or its pauses wake late (under TCG tens of microseconds past
+    their slot: the more round trips find their slot ahead, the more such
+    late pauses). Then the period stretches (under TCG, at 50 and 100 us,
+    in both kernels), the CPUs wait longer between round trips, and the
+    poll time per round trip grows with the period, whatever the governor.
     """
     for load in PACED_LOADS:
         pace_us = int(load[len("pace"):])
@@ -166,6 +174,10 @@ def add_intervals(results, boots):
     met, whichever side the value fell on. The draws are seeded, so one set
     of boots always gives the same intervals.
     """
+    if min(len(b) for b in boots.values()) < INTERVAL_MIN_BOOTS:
+        for t in results:
+            t["interval"], t["resolved"] = None, False
+        return
     rng = random.Random(0)
     draws = [resampled_values(boots, rng) for _ in range(RESAMPLES)]
     tail = (1 - INTERVAL) / 2
@@ -185,11 +197,13 @@ def target_line(t):
     if t["value"] is None:
         return (f"    {t['target']:48s} {'missing':>7s}  <= {t['target_max']:<5}"
                 " not met")
-    lo, hi = t["interval"]
     verdict = "met" if t["met"] else "not met"
     if not t["resolved"]:
         verdict += ", not resolved"
-    return (f"    {t['target']:48s} {t['value']:7.3f}  [{lo:.2f}, {hi:.2f}]"
+    interval = "[too few boots]"
+    if t["interval"]:
+        interval = "[{:.2f}, {:.2f}]".format(*t["interval"])
+    return (f"    {t['target']:48s} {t['value']:7.3f}  {interval}"
             f"  <= {t['target_max']:<5} {verdict}")
 
 
@@ -224,7 +238,11 @@ def main():
     ])
     print_table(table, PACED_LOADS, [("period us", "period_us", "{:.0f}"),
                                      ("poll per us of period",
-                                      "poll_share", "{:.2f}")])
+                                      "poll_share", "{:.2f}"),
+                                     ("pacer slept per op",
+                                      "sleeps_per_op", "{:.2f}"),
+                                     ("its wakeup late us",
+                                      "wake_late_us", "{:.1f}")])
     print_unheld_paces(table)
     print_table(table, ["idle"], [("host CPU s/s", "host_cpu", "{:.4f}"),
                                   ("halts", "halts", "{:.0f}")])

@@ -10,11 +10,15 @@
  * the same whatever a round trip costs, so configurations are compared at
  * equal work. "usecs/op" then excludes the pause, and "period_us" gives the
  * period achieved, which is longer than asked only if the round trips
- * could not keep up.
+ * could not keep up. "sleeps" counts the pauses that slept (the round trip
+ * was ahead of its slot) and "wake_late_us" says how late past the slot
+ * they woke on average: a pace is lost to late wakeups as much as to slow
+ * round trips.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +32,12 @@ struct options {
 	int cpu_a;
 	int cpu_b;
 	long pace_us;
+};
+
+/* The pauses of a paced run that slept, and how late they woke in all. */
+struct pace_stats {
+	long sleeps;
+	long long late_ns;
 };
 
 static void die(const char *what)
@@ -82,23 +92,30 @@ static void echo_loop(int rfd, int wfd, long loops)
  * late restarts the schedule from now: missed slots are dropped, not
  * sent back to back.
  */
-static void pace_wait(long long *deadline_ns, long long period_ns)
+static void pace_wait(long long *deadline_ns, long long period_ns,
+		      struct pace_stats *stats)
 {
 	struct timespec ts = {
 		.tv_sec = *deadline_ns / 1000000000LL,
 		.tv_nsec = *deadline_ns % 1000000000LL,
 	};
+	bool ahead = now_ns() < *deadline_ns;
 	long long now;
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 	now = now_ns();
+	if (ahead) {
+		stats->sleeps++;
+		stats->late_ns += now - *deadline_ns;
+	}
 	*deadline_ns += period_ns;
 	if (now - *deadline_ns > period_ns)
 		*deadline_ns = now + period_ns;
 }
 
-static long long ping_loop(int rfd, int wfd, const struct options *o)
+static long long ping_loop(int rfd, int wfd, const struct options *o,
+			   struct pace_stats *stats)
 {
 	long long period_ns = o->pace_us * 1000LL;
 	long long busy_ns = 0, deadline_ns, t0;
@@ -110,7 +127,7 @@ static long long ping_loop(int rfd, int wfd, const struct options *o)
 	deadline_ns = now_ns() + period_ns;
 	for (i = 0; i < o->loops; i++) {
 		if (period_ns)
-			pace_wait(&deadline_ns, period_ns);
+			pace_wait(&deadline_ns, period_ns, stats);
 		t0 = now_ns();
 		xfer(rfd, wfd, &token);
 		busy_ns += now_ns() - t0;
@@ -148,6 +165,7 @@ static void parse(int argc, char **argv, struct options *o)
 int main(int argc, char **argv)
 {
 	struct options o = { .loops = 20000, .cpu_a = 0, .cpu_b = 1 };
+	struct pace_stats stats = { 0 };
 	int to_echo[2], to_ping[2], status;
 	long long busy_ns, start_ns;
 	pid_t child;
@@ -171,12 +189,17 @@ int main(int argc, char **argv)
 	close(to_ping[1]);
 	pin(o.cpu_a);
 	start_ns = now_ns();
-	busy_ns = ping_loop(to_ping[0], to_echo[1], &o);
+	busy_ns = ping_loop(to_ping[0], to_echo[1], &o, &stats);
 	if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 		die("echo task");
 
 	printf("loops: %ld pace_us: %ld\n", o.loops, o.pace_us);
 	printf("usecs/op: %.3f\n", busy_ns / 1000.0 / o.loops);
 	printf("period_us: %.3f\n", (now_ns() - start_ns) / 1000.0 / o.loops);
+	if (o.pace_us) {
+		printf("sleeps: %ld\n", stats.sleeps);
+		printf("wake_late_us: %.3f\n", stats.sleeps ?
+		       stats.late_ns / 1000.0 / stats.sleeps : 0.0);
+	}
 	return 0;
 }

@@ -8,6 +8,8 @@
 #   OPS kernel load N         round trips or timer wakeups in the load
 #   LATENCY kernel load us    mean round trip, or cyclictest's mean latency
 #   PERIOD kernel load us     period a paced load achieved
+#   SLEEPS kernel load N      paced round trips that found their slot ahead
+#   WAKELATE kernel load us   how late past their slot those woke, mean
 # Arguments: KERNEL (project or stock); PARAMS, "-" or the governor's
 # parameters to write after loading ("guest_halt_poll_ns=2400000 ...");
 # then LOADS (default: all of them), each one of unpaced, paceN (one round
@@ -38,7 +40,9 @@ hpstat() {
 pipe() {
 	pipe-bench -l "$2" ${3:+-p "$3"} |
 		sed -n -e "s/^usecs\/op: /LATENCY $kernel $1 /p" \
-			-e "s/^period_us: /PERIOD $kernel $1 /p"
+			-e "s/^period_us: /PERIOD $kernel $1 /p" \
+			-e "s/^sleeps: /SLEEPS $kernel $1 /p" \
+			-e "s/^wake_late_us: /WAKELATE $kernel $1 /p"
 	echo "OPS $kernel $1 $2"
 }
 
