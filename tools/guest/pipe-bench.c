@@ -151,11 +151,20 @@ static void parse(int argc, char **argv, struct options *o)
 
 	while ((c = getopt(argc, argv, "l:a:b:p:h")) != -1) {
 		switch (c) {
-		case 'l': o->loops = atol(optarg); break;
-		case 'a': o->cpu_a = atoi(optarg); break;
-		case 'b': o->cpu_b = atoi(optarg); break;
-		case 'p': o->pace_us = atol(optarg); break;
-		default: usage();
+		case 'l':
+			o->loops = atol(optarg);
+			break;
+		case 'a':
+			o->cpu_a = atoi(optarg);
+			break;
+		case 'b':
+			o->cpu_b = atoi(optarg);
+			break;
+		case 'p':
+			o->pace_us = atol(optarg);
+			break;
+		default:
+			usage();
 		}
 	}
 	if (o->loops <= 0 || o->pace_us < 0)
