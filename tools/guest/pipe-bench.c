@@ -12,8 +12,8 @@
  * period achieved, which is longer than asked only if the round trips
  * could not keep up. "sleeps" counts the pauses that slept (the round trip
  * was ahead of its slot) and "wake_late_us" says how late past the slot
- * they woke on average: a pace is lost to late wakeups as much as to slow
- * round trips.
+ * they woke on average (left out if none slept): a pace is lost to late
+ * wakeups as well as to slow round trips.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -207,8 +207,9 @@ int main(int argc, char **argv)
 	printf("period_us: %.3f\n", (now_ns() - start_ns) / 1000.0 / o.loops);
 	if (o.pace_us) {
 		printf("sleeps: %ld\n", stats.sleeps);
-		printf("wake_late_us: %.3f\n", stats.sleeps ?
-		       stats.late_ns / 1000.0 / stats.sleeps : 0.0);
+		if (stats.sleeps)
+			printf("wake_late_us: %.3f\n",
+			       stats.late_ns / 1000.0 / stats.sleeps);
 	}
 	return 0;
 }
