@@ -44,7 +44,7 @@ INTERVAL_MIN_SHARE = 0.9
 
 
 def parse_guest(path):
-    """{load: metrics} of one boot from its IDLE lines and LINE_KEYS'."""
+    """{load: metrics} of one boot from its IDLE and LINE_KEYS lines."""
     loads, begin = {}, {}
     with open(path) as f:
         for line in f:
