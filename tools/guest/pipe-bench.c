@@ -93,13 +93,13 @@ static void echo_loop(int rfd, int wfd, long loops)
  * sent back to back.
  */
 static void pace_wait(long long *deadline_ns, long long period_ns,
-		      struct pace_stats *stats)
+		      long long done_ns, struct pace_stats *stats)
 {
 	struct timespec ts = {
 		.tv_sec = *deadline_ns / 1000000000LL,
 		.tv_nsec = *deadline_ns % 1000000000LL,
 	};
-	bool ahead = now_ns() < *deadline_ns;
+	bool ahead = done_ns < *deadline_ns;
 	long long now;
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
@@ -118,19 +118,22 @@ static long long ping_loop(int rfd, int wfd, const struct options *o,
 			   struct pace_stats *stats)
 {
 	long long period_ns = o->pace_us * 1000LL;
-	long long busy_ns = 0, deadline_ns, t0;
+	long long busy_ns = 0, deadline_ns, done_ns, t0;
 	char token = 'x';
 	long i;
 
 	if (period_ns && prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL))
 		die("PR_SET_TIMERSLACK");
-	deadline_ns = now_ns() + period_ns;
+	/* When the last round trip ended: ahead of its slot or not. */
+	done_ns = now_ns();
+	deadline_ns = done_ns + period_ns;
 	for (i = 0; i < o->loops; i++) {
 		if (period_ns)
-			pace_wait(&deadline_ns, period_ns, stats);
+			pace_wait(&deadline_ns, period_ns, done_ns, stats);
 		t0 = now_ns();
 		xfer(rfd, wfd, &token);
-		busy_ns += now_ns() - t0;
+		done_ns = now_ns();
+		busy_ns += done_ns - t0;
 	}
 	return busy_ns;
 }
