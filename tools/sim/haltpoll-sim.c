@@ -382,17 +382,17 @@ static void replay_project(const struct haltpoll_params *p,
 						    next_timer_ns < horizon_ns);
 		if (haltpoll_timer_first(window_ns, next_timer_ns)) {
 			if (haltpoll_timer_halt_pays(next_timer_ns, lead_ns)) {
-				/*
-				 * As haltpoll_select(): halt, wake lead_ns
-				 * before the timer and poll for it, both as
-				 * late; the window learns nothing.
-				 */
 				/* The tick ended the halt before the timer. */
 				if (!t->timer[i]) {
 					window_ns = replay_halt(p, window_ns, t,
 								i, o);
 					continue;
 				}
+				/*
+				 * As haltpoll_select(): halt, wake lead_ns
+				 * before the timer and poll for it, both as
+				 * late; the window learns nothing.
+				 */
 				o->halts++;
 				o->timer_caught++;
 				o->polled_ns += lead_ns;
