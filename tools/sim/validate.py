@@ -261,7 +261,7 @@ def write_samples(trace, what, values):
 
 def record(kernel, path, outdir):
     """Each (load, cpu)'s periods written out, and what the guest counted."""
-    traces, spins, gaps, load_spins = [], [], [], {}
+    traces, gaps, load_spins = [], [], {}
     for load, d in parse_log(path).items():
         load_spins[load] = []
         offset = clock_offset(d["events"])
@@ -298,21 +298,20 @@ def record(kernel, path, outdir):
             if hp:
                 row["hpstat_caught"] = hp[1] - d["hpstat"][("begin", cpu)][1]
             traces.append(row)
-        spins += load_spins[load]
     # The poll loop's spin is slower the busier the vCPUs keep the host:
     # per load where enough polls timed out at the shortest window,
     # else over all loads.
+    spins = [x for values in load_spins.values() for x in values]
     spins_path = os.path.join(outdir, f"{kernel}-spins.txt")
     with open(spins_path, "w") as f:
         f.writelines(f"{round(x * 1e9)}\n" for x in spins)
     for load, values in load_spins.items():
         path = write_samples(os.path.join(outdir, f"{kernel}-{load}.txt"),
                              "spins", values)
+        spin_ns = round(median(values if path else spins) * 1e9)
         for row in traces:
-            if row["load"] != load:
-                continue
-            row["spins"] = path or spins_path
-            row["spin_ns"] = round(median(values if path else spins) * 1e9)
+            if row["load"] == load:
+                row["spins"], row["spin_ns"] = path or spins_path, spin_ns
     for row in traces:
         row["gap_ns"] = round(median(gaps) * 1e9)
     return traces
