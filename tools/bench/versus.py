@@ -178,16 +178,15 @@ def add_intervals(results, boots):
     the bound the value fell on. The draws are seeded, so one set of boots
     always gives the same intervals.
     """
+    for t in results:
+        t["interval"], t["resolved"] = None, False
     if min(len(b) for b in boots.values()) < INTERVAL_MIN_BOOTS:
-        for t in results:
-            t["interval"], t["resolved"] = None, False
         return
     rng = random.Random(0)
     draws = [resampled_values(boots, rng) for _ in range(RESAMPLES)]
     tail = (1 - INTERVAL) / 2
     for i, t in enumerate(results):
         values = sorted(d[i] for d in draws if d[i] is not None)
-        t["interval"], t["resolved"] = None, False
         if t["value"] is None or len(values) < INTERVAL_MIN_SHARE * RESAMPLES:
             continue
         lo = values[int(tail * (len(values) - 1))]
