@@ -404,7 +404,8 @@ static void replay_project(const struct haltpoll_params *p,
 			u64 recur_lead_ns = haltpoll_min_u64(sim_lead_ns, max_ns);
 			bool learn;
 
-			if (haltpoll_timer_halt_pays(due_ns, recur_lead_ns)) {
+			if (haltpoll_wakeup_halt_pays(due_ns, recur_lead_ns,
+							      max_ns)) {
 				learn = replay_recurring(t, i, o, due_ns,
 							 latest_ns,
 							 recur_lead_ns,

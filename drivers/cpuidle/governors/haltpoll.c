@@ -395,7 +395,7 @@ static int haltpoll_halt_for_wakeup(struct cpuidle_device *dev,
 	struct haltpoll_wake *w = this_cpu_ptr(&haltpoll_wakes);
 	u64 lead_ns = min_t(u64, haltpoll_lead_ns(&w->lateness), max_ns);
 
-	if (!haltpoll_timer_halt_pays(due_ns, lead_ns))
+	if (!haltpoll_wakeup_halt_pays(due_ns, lead_ns, max_ns))
 		return haltpoll_poll(dev, min(latest_ns, max_ns), stop_tick);
 	WRITE_ONCE(hc->recur_halts, hc->recur_halts + 1);
 	return haltpoll_halt_early(hc, due_ns - lead_ns, stop_tick);

@@ -315,6 +315,43 @@ static void haltpoll_timer_halt_pays_test(struct kunit *test)
 				    c->pays, "case: %s", c->name);
 }
 
+struct wakeup_pays_case {
+	const char *name;
+	u64 due_ns;
+	u64 lead_ns;
+	u64 max_ns;
+	bool pays;
+};
+
+static const struct wakeup_pays_case wakeup_pays_cases[] = {
+	{ "far wakeup, short lead (KVM)", 150 * US, 15 * US, 200 * US, true },
+	{ "within twice the lead, poll reaches it", 190 * US, 100 * US,
+	  200 * US, false },
+	{ "within twice the lead, poll runs out first", 260 * US, 150 * US,
+	  200 * US, true },
+	{ "due at the poll's end", 200 * US, 150 * US, 200 * US, false },
+	{ "due just past the poll's end", 200 * US + 1, 150 * US, 200 * US,
+	  true },
+	{ "due now", 0, HALTPOLL_LEAD_MIN_NS, 200 * US, false },
+};
+
+/*
+ * A halt for an expected wakeup pays as one for a timer, or whenever the
+ * poll would run out before the wakeup.
+ */
+static void haltpoll_wakeup_halt_pays_test(struct kunit *test)
+{
+	const struct wakeup_pays_case *c;
+
+	for (c = wakeup_pays_cases;
+	     c < wakeup_pays_cases + ARRAY_SIZE(wakeup_pays_cases); c++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    haltpoll_wakeup_halt_pays(c->due_ns,
+							      c->lead_ns,
+							      c->max_ns),
+				    c->pays, "case: %s", c->name);
+}
+
 struct timer_case {
 	const char *name;
 	u64 window_ns;
@@ -535,6 +572,7 @@ static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_idle_for_window_test),
 	KUNIT_CASE(haltpoll_near_timer_test),
 	KUNIT_CASE(haltpoll_timer_halt_pays_test),
+	KUNIT_CASE(haltpoll_wakeup_halt_pays_test),
 	KUNIT_CASE(haltpoll_keep_tick_test),
 	KUNIT_CASE(haltpoll_timer_first_test),
 	KUNIT_CASE(haltpoll_lead_test),

@@ -429,19 +429,14 @@ static void haltpoll_select_timer_walk_test(struct kunit *test)
 
 /*
  * Wakeups every 300 us, taken 20 us late from the halt, with
- * guest_halt_poll_ns at 200 us: the window stays closed. After
- * HALTPOLL_RECUR_MIN intervals the CPU halts with an early wakeup the lead
- * (20 us) before the next wakeup, then polls until the latest it is
- * expected, 2 dev_ns after it (30 us after nine equal intervals); the
- * halt leaves the window closed. A timer due first, guest_halt_poll_ns=0
- * or guest_halt_poll_recurring=N mean a plain halt.
+ * guest_halt_poll_ns at 200 us, until HALTPOLL_RECUR_MIN intervals make
+ * them steady; the window stays closed. The next wakeup is due 260 us
+ * after the CPU idles again, 20 us from now.
  */
-static void haltpoll_select_recurring_wakeup_test(struct kunit *test)
+static void haltpoll_test_recur_steady(struct kunit *test,
+				       struct haltpoll_select_fixture *f)
 {
-	struct haltpoll_select_fixture *f = test->priv;
 	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
-	struct hrtimer *timer = &haltpoll_test_wake(f)->timer;
-	ktime_t before, after;
 	bool stop_tick;
 	int i;
 
@@ -457,6 +452,26 @@ static void haltpoll_select_recurring_wakeup_test(struct kunit *test)
 		haltpoll_test_reflect(f, 1, 280 * HP_US, false);
 	}
 	KUNIT_ASSERT_TRUE(test, haltpoll_recur_steady(&hc->recur));
+	KUNIT_ASSERT_EQ(test, hc->window_ns, 0);
+}
+
+/*
+ * Once the wakeups of haltpoll_test_recur_steady() are steady, after
+ * HALTPOLL_RECUR_MIN intervals the CPU halts with an early wakeup the lead
+ * (20 us) before the next wakeup, then polls until the latest it is
+ * expected, 2 dev_ns after it (30 us after nine equal intervals); the
+ * halt leaves the window closed. A timer due first, guest_halt_poll_ns=0
+ * or guest_halt_poll_recurring=N mean a plain halt.
+ */
+static void haltpoll_select_recurring_wakeup_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	struct hrtimer *timer = &haltpoll_test_wake(f)->timer;
+	ktime_t before, after;
+	bool stop_tick;
+
+	haltpoll_test_recur_steady(test, f);
 
 	/* Polling turned off: a plain halt, ending as the others. */
 	WRITE_ONCE(haltpoll_params.max_ns, 0);
@@ -509,6 +524,46 @@ static void haltpoll_select_recurring_wakeup_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
 	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 0);
 	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(timer));
+}
+
+/*
+ * Early wakeups that came 150 us late, as on a slow host: twice the lead,
+ * 300 us, is past the wakeup due in 260 us. With guest_halt_poll_ns at
+ * 400 us a poll reaches the wakeup: poll for it. At 200 us the poll
+ * would run out and halt before it: halt until the lead before it.
+ */
+static void haltpoll_select_recurring_slow_host_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	ktime_t before, after;
+	bool stop_tick;
+
+	haltpoll_test_recur_steady(test, f);
+	haltpoll_test_wake(f)->lateness =
+		(struct haltpoll_lateness){ .avg_ns = 150 * HP_US };
+
+	/* Until 2 dev_ns (40 us after eight equal intervals) past it. */
+	WRITE_ONCE(haltpoll_params.max_ns, 400 * HP_US);
+	f->now_ns += 20 * HP_US;
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	KUNIT_EXPECT_GE(test, f->dev.poll_limit_ns, 300 * HP_US);
+	KUNIT_EXPECT_LE(test, f->dev.poll_limit_ns, 301 * HP_US);
+	KUNIT_EXPECT_EQ(test, hc->recur_halts, 0);
+	/* Caught when expected: the interval stays 300 us. */
+	f->now_ns += 260 * HP_US;
+	haltpoll_test_reflect(f, 0, 260 * HP_US, false);
+	KUNIT_ASSERT_TRUE(test, haltpoll_recur_steady(&hc->recur));
+
+	WRITE_ONCE(haltpoll_params.max_ns, 200 * HP_US);
+	f->now_ns += 40 * HP_US;
+	before = ktime_get();
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	after = ktime_get();
+	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 110 * HP_US);
+	KUNIT_EXPECT_TRUE(test, haltpoll_test_armed(f, before, after,
+						    110 * HP_US));
+	KUNIT_EXPECT_EQ(test, hc->recur_halts, 1);
 }
 
 /* An idle period a pending wakeup ended, as the test stands for it. */
@@ -633,6 +688,7 @@ static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_timer_walk_test),
 	KUNIT_CASE(haltpoll_select_walk_horizon_test),
 	KUNIT_CASE(haltpoll_select_recurring_wakeup_test),
+	KUNIT_CASE(haltpoll_select_recurring_slow_host_test),
 	KUNIT_CASE(haltpoll_select_recurring_edges_test),
 	KUNIT_CASE(haltpoll_select_poll_overrun_test),
 	KUNIT_CASE(haltpoll_next_timer_leaves_out_tick_test),
