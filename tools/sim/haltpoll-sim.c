@@ -399,7 +399,8 @@ static void replay_project(const struct haltpoll_params *p,
 				halted = false;
 				continue;
 			}
-		} else if (latest_ns > window_ns && latest_ns < next_timer_ns) {
+		} else if (due_ns >= window_ns && latest_ns > window_ns &&
+			   latest_ns < next_timer_ns) {
 			/* As haltpoll_halt_for_wakeup(). */
 			u64 recur_lead_ns = haltpoll_min_u64(sim_lead_ns, max_ns);
 			bool learn;

@@ -552,8 +552,11 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	if (haltpoll_timer_first(window_ns, timer_ns))
 		return haltpoll_halt_for_timer(dev, hc, window_ns, timer_ns,
 					       stop_tick);
-	/* A timer due by the latest expected time may be the wakeup itself. */
-	if (latest_ns > window_ns && latest_ns < timer_ns)
+	/*
+	 * A wakeup expected inside the window is the window's to catch. A
+	 * timer due by the latest expected time may be the wakeup itself.
+	 */
+	if (due_ns >= window_ns && latest_ns > window_ns && latest_ns < timer_ns)
 		return haltpoll_halt_for_wakeup(dev, hc, max_ns, due_ns,
 						latest_ns, stop_tick);
 	if (!window_ns)

@@ -566,6 +566,28 @@ static void haltpoll_select_recurring_slow_host_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hc->recur_halts, 1);
 }
 
+/*
+ * A wakeup expected inside the window, if past it at the latest, is the
+ * window's to catch: poll the window, as without the rule, rather than
+ * halt and give up the wakeups that come before the lead.
+ */
+static void haltpoll_select_recurring_inside_window_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	bool stop_tick;
+
+	haltpoll_test_recur_steady(test, f);
+	/* Due in 260 us, at the latest in 300 us. */
+	WRITE_ONCE(haltpoll_params.max_ns, 400 * HP_US);
+	hc->window_ns = 280 * HP_US;
+	f->now_ns += 20 * HP_US;
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	KUNIT_EXPECT_EQ(test, f->dev.poll_limit_ns, 280 * HP_US);
+	KUNIT_EXPECT_EQ(test, hc->recur_halts, 0);
+	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 0);
+}
+
 /* An idle period a pending wakeup ended, as the test stands for it. */
 static void haltpoll_test_reflect_woken(struct haltpoll_select_fixture *f,
 					int index, u64 residency_ns,
@@ -689,6 +711,7 @@ static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_walk_horizon_test),
 	KUNIT_CASE(haltpoll_select_recurring_wakeup_test),
 	KUNIT_CASE(haltpoll_select_recurring_slow_host_test),
+	KUNIT_CASE(haltpoll_select_recurring_inside_window_test),
 	KUNIT_CASE(haltpoll_select_recurring_edges_test),
 	KUNIT_CASE(haltpoll_select_poll_overrun_test),
 	KUNIT_CASE(haltpoll_next_timer_leaves_out_tick_test),
