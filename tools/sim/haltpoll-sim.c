@@ -242,13 +242,14 @@ static enum poll_end poll_period(struct outcome *o, const struct trace *t,
 /*
  * A period halted for the wakeup haltpoll-recurring-wakeup expects @due_ns
  * in, with an early wakeup @lead_ns before it, then polled until
- * @latest_ns at most.
+ * @latest_ns at most, and for @max_ns at most, as the governor's next
+ * selection does.
  * Return: true if the window learns from the period, which then polled
  * for @poll_ns before its halt.
  */
 static bool replay_recurring(const struct trace *t, size_t i,
 			     struct outcome *o, u64 due_ns, u64 latest_ns,
-			     u64 lead_ns, u64 *poll_ns)
+			     u64 lead_ns, u64 max_ns, u64 *poll_ns)
 {
 	/* The early wakeup comes as late as a halted vCPU runs after a wakeup. */
 	u64 late_ns = sim_halt_wakes ?
@@ -264,6 +265,7 @@ static bool replay_recurring(const struct trace *t, size_t i,
 	 */
 	if (end_ns <= woke_ns || woke_ns >= latest_ns)
 		return true;
+	latest_ns = haltpoll_min_u64(latest_ns, woke_ns + max_ns);
 	if (end_ns <= latest_ns) {
 		count_caught(o, t, i);
 		o->polled_ns += end_ns - woke_ns;
@@ -399,17 +401,16 @@ static void replay_project(const struct haltpoll_params *p,
 				halted = false;
 				continue;
 			}
-		} else if (due_ns >= window_ns && latest_ns > window_ns &&
-			   latest_ns < next_timer_ns) {
+		} else if (latest_ns > window_ns && latest_ns < next_timer_ns) {
 			/* As haltpoll_halt_for_wakeup(). */
 			u64 recur_lead_ns = haltpoll_min_u64(sim_lead_ns, max_ns);
 			bool learn;
 
 			if (haltpoll_wakeup_halt_pays(due_ns, recur_lead_ns,
-							      max_ns)) {
+						      window_ns, max_ns)) {
 				learn = replay_recurring(t, i, o, due_ns,
 							 latest_ns,
-							 recur_lead_ns,
+							 recur_lead_ns, max_ns,
 							 &poll_ns);
 			} else {
 				end = poll_period(o, t, i,

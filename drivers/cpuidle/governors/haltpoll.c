@@ -381,21 +381,23 @@ static u64 haltpoll_now_ns(void)
 }
 
 /*
- * Halt for a wakeup expected past the window (haltpoll-recurring-wakeup)
- * and wake the lead before it to poll for it, as for a timer, the lead
- * being the same lateness of the same early wakeup, here at most @max_ns
- * (guest_halt_poll_ns, capped), as the window may be closed. @due_ns is
- * the time to the expected wakeup, @latest_ns to the latest it is
- * expected: a poll goes no further, nor past @max_ns.
+ * Halt for a wakeup expected at the latest past the window
+ * (haltpoll-recurring-wakeup) and wake the lead before it to poll for it,
+ * as for a timer, the lead being the same lateness of the same early
+ * wakeup, here at most @max_ns (guest_halt_poll_ns, capped), as the
+ * window may be closed. @due_ns is the time to the expected wakeup,
+ * @latest_ns to the latest it is expected: a poll goes no further, nor
+ * past @max_ns, but as far, even from inside @window_ns.
  */
 static int haltpoll_halt_for_wakeup(struct cpuidle_device *dev,
-				    struct haltpoll_cpu *hc, u64 max_ns,
-				    u64 due_ns, u64 latest_ns, bool *stop_tick)
+				    struct haltpoll_cpu *hc, u64 window_ns,
+				    u64 max_ns, u64 due_ns, u64 latest_ns,
+				    bool *stop_tick)
 {
 	struct haltpoll_wake *w = this_cpu_ptr(&haltpoll_wakes);
 	u64 lead_ns = min_t(u64, haltpoll_lead_ns(&w->lateness), max_ns);
 
-	if (!haltpoll_wakeup_halt_pays(due_ns, lead_ns, max_ns))
+	if (!haltpoll_wakeup_halt_pays(due_ns, lead_ns, window_ns, max_ns))
 		return haltpoll_poll(dev, min(latest_ns, max_ns), stop_tick);
 	WRITE_ONCE(hc->recur_halts, hc->recur_halts + 1);
 	return haltpoll_halt_early(hc, due_ns - lead_ns, stop_tick);
@@ -552,13 +554,10 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	if (haltpoll_timer_first(window_ns, timer_ns))
 		return haltpoll_halt_for_timer(dev, hc, window_ns, timer_ns,
 					       stop_tick);
-	/*
-	 * A wakeup expected inside the window is the window's to catch. A
-	 * timer due by the latest expected time may be the wakeup itself.
-	 */
-	if (due_ns >= window_ns && latest_ns > window_ns && latest_ns < timer_ns)
-		return haltpoll_halt_for_wakeup(dev, hc, max_ns, due_ns,
-						latest_ns, stop_tick);
+	/* A timer due by the latest expected time may be the wakeup itself. */
+	if (latest_ns > window_ns && latest_ns < timer_ns)
+		return haltpoll_halt_for_wakeup(dev, hc, window_ns, max_ns,
+						due_ns, latest_ns, stop_tick);
 	if (!window_ns)
 		return haltpoll_halt(hc, stop_tick);
 	if (haltpoll_halt_for_near_timer(hc, timer_ns))

@@ -423,16 +423,15 @@ static inline unsigned int haltpoll_timerless_next(unsigned int timerless,
  * intervals, while the deviation is at most 1/HALTPOLL_RECUR_JITTER of the
  * average, the next wakeup is expected at the last one plus the average,
  * and at the latest twice the deviation after that. An idle entry whose
- * expected time lies past the window, or that has the window closed, is
- * then treated as one with a timer due at the expected time: it halts with an early wakeup the lead
- * before it if the halt pays (haltpoll_wakeup_halt_pays()), else polls at
- * once, and polls until the latest expected time, never longer than
- * guest_halt_poll_ns; a wakeup earlier than the lead finds the CPU halted.
- * A wakeup expected inside the window is left to the window, which
- * reaches it from the start of the period; the rule would give up those
- * that come earlier than the lead before it. A timer due by the latest
- * expected time is left to the timer rules: it may be the very wakeup
- * expected (a CPU woken by its own periodic timer).
+ * latest expected time lies past the window is then treated as one with
+ * a timer due at the expected time: it halts with an early wakeup the
+ * lead before it if the halt pays (haltpoll_wakeup_halt_pays()), else
+ * polls at once, and polls until the latest expected time, never longer
+ * than guest_halt_poll_ns; a wakeup earlier than the lead finds the CPU
+ * halted. A wakeup expected inside the window is polled for at once: the
+ * window reaches it from the start of the period. A timer due by the
+ * latest expected time is left to the timer rules: it may be the very
+ * wakeup expected (a CPU woken by its own periodic timer).
  * Menu's typical-interval detection looks at idle durations to pick a
  * state depth; this needs the wakeup's time, to place a poll before it.
  * An interval above HALTPOLL_RECUR_MAX_NS starts the measurement over:
@@ -443,7 +442,7 @@ static inline unsigned int haltpoll_timerless_next(unsigned int timerless,
  * An eighth was too tight for a wakeup that a timer of another vCPU
  * paces: under QEMU TCG a 300 us pace's intervals deviated by about a
  * sixth, steady by an eighth on half of the idle periods only, by a
- * quarter on 85% of them.
+ * quarter on 85% of them (the estimator replayed on one recorded run).
  */
 #define HALTPOLL_RECUR_MIN	8U
 #define HALTPOLL_RECUR_JITTER	4U
@@ -524,23 +523,32 @@ static inline u64 haltpoll_recur_expected(const struct haltpoll_recurrence *r,
  * haltpoll_wakeup_halt_pays - whether to halt for an expected wakeup
  * @due_ns: time to the expected wakeup
  * @lead_ns: the lead in use
+ * @window_ns: the window in force
  * @max_ns: the longest poll allowed (guest_halt_poll_ns, capped)
  *
- * As for a timer (haltpoll_timer_halt_pays()), unless the wakeup is due
- * past the longest poll: a poll would then run out before it and halt,
- * and the wakeup find the CPU halted all the same. Halting at once costs
- * one halted wakeup too, the early one, and saves the poll; the wakeup
- * finds the CPU polling when the early wakeup is in time. Where halted
- * wakeups come late, twice the lead can exceed an interval the window
- * cannot reach: under QEMU TCG, leads of 150 us kept a CPU woken every
- * 300 us polling out its 200 us on most of its idle periods.
+ * A wakeup expected inside the window is the window's to catch: a poll
+ * from now reaches it, where a halt would give up those that come before
+ * the lead. Otherwise as for a timer (haltpoll_timer_halt_pays()),
+ * unless the wakeup is due past the longest poll: a poll would then run
+ * out before it and halt, and the wakeup find the CPU halted all the
+ * same. Halting at once costs a halted wakeup too, the early one (and
+ * one more if the poll after it runs out), and saves the poll; the
+ * wakeup finds the CPU polling when the early wakeup is in time. Where
+ * halted wakeups come late, twice the lead can exceed an interval the
+ * window cannot reach: under QEMU TCG, leads of 150 us kept a CPU woken
+ * every 300 us polling out its 200 us on most of its idle periods.
  *
  * Return: true if halting until the lead before the wakeup beats polling.
  */
 static inline bool haltpoll_wakeup_halt_pays(u64 due_ns, u64 lead_ns,
-					     u64 max_ns)
+					     u64 window_ns, u64 max_ns)
 {
-	return due_ns > max_ns || haltpoll_timer_halt_pays(due_ns, lead_ns);
+	if (due_ns < window_ns)
+		return false;
+	/* The lead is at most max_ns: the halt is at least the minimum lead. */
+	if (due_ns > max_ns && due_ns - lead_ns >= HALTPOLL_LEAD_MIN_NS)
+		return true;
+	return haltpoll_timer_halt_pays(due_ns, lead_ns);
 }
 
 /**

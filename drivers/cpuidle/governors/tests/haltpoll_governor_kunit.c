@@ -319,25 +319,34 @@ struct wakeup_pays_case {
 	const char *name;
 	u64 due_ns;
 	u64 lead_ns;
+	u64 window_ns;
 	u64 max_ns;
 	bool pays;
 };
 
 static const struct wakeup_pays_case wakeup_pays_cases[] = {
-	{ "far wakeup, short lead (KVM)", 150 * US, 15 * US, 200 * US, true },
-	{ "within twice the lead, poll reaches it", 190 * US, 100 * US,
-	  200 * US, false },
-	{ "within twice the lead, poll runs out first", 260 * US, 150 * US,
-	  200 * US, true },
-	{ "due at the poll's end", 200 * US, 150 * US, 200 * US, false },
-	{ "due just past the poll's end", 200 * US + 1, 150 * US, 200 * US,
+	{ "far wakeup, short lead (KVM)", 150 * US, 15 * US, 0, 200 * US,
 	  true },
-	{ "due now", 0, HALTPOLL_LEAD_MIN_NS, 200 * US, false },
+	{ "within twice the lead, poll reaches it", 190 * US, 100 * US, 0,
+	  200 * US, false },
+	{ "within twice the lead, poll runs out first", 260 * US, 150 * US, 0,
+	  200 * US, true },
+	{ "due at the poll's end", 200 * US, 150 * US, 0, 200 * US, false },
+	{ "due just past the poll's end", 200 * US + 1, 150 * US, 0, 200 * US,
+	  true },
+	{ "past the poll's end, less than the minimum lead past the lead",
+	  200 * US + 1, 200 * US, 0, 200 * US, false },
+	{ "expected inside the window", 150 * US, 15 * US, 200 * US, 200 * US,
+	  false },
+	{ "expected at the window's end", 200 * US, 15 * US, 200 * US,
+	  200 * US, true },
+	{ "due now", 0, HALTPOLL_LEAD_MIN_NS, 0, 200 * US, false },
 };
 
 /*
  * A halt for an expected wakeup pays as one for a timer, or whenever the
- * poll would run out before the wakeup.
+ * poll would run out before the wakeup, but never for one the window
+ * reaches.
  */
 static void haltpoll_wakeup_halt_pays_test(struct kunit *test)
 {
@@ -348,6 +357,7 @@ static void haltpoll_wakeup_halt_pays_test(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test,
 				    haltpoll_wakeup_halt_pays(c->due_ns,
 							      c->lead_ns,
+							      c->window_ns,
 							      c->max_ns),
 				    c->pays, "case: %s", c->name);
 }
@@ -506,10 +516,10 @@ static const struct recur_case recur_cases[] = {
 	  false, 0, 0, 0 },
 	{ "eight steady 300 us: due 300 us after the last", { 300 * US, 300 * US },
 	  8, 0, 20 * US, true, 280 * US, 320 * US, 1 * US },
-	{ "200 and 400 us: too much jitter", { 200 * US, 400 * US }, 40, 0,
-	  20 * US, false, 0, 0, 0 },
-	{ "250 and 350 us: steady, 2 dev_ns (53 us) late at the latest",
-	  { 250 * US, 350 * US }, 41, 0, 0, true, 296 * US, 403 * US, 1 * US },
+	{ "225 and 375 us: too much jitter (dev 0.26 of the average)",
+	  { 225 * US, 375 * US }, 40, 0, 20 * US, false, 0, 0, 0 },
+	{ "235 and 365 us: steady (dev 69 us, 0.23), latest 139 us after due",
+	  { 235 * US, 365 * US }, 41, 0, 0, true, 295 * US, 434 * US, 1 * US },
 	{ "290 and 310 us: steady about 300 us", { 290 * US, 310 * US }, 41, 0,
 	  0, true, 300 * US, 321 * US, 1 * US },
 	{ "past the due time: due now, latest ahead", { 290 * US, 310 * US }, 41, 0,
