@@ -456,6 +456,27 @@ static void haltpoll_test_recur_steady(struct kunit *test,
 }
 
 /*
+ * Select, and expect a halt for an expected wakeup, its early wakeup
+ * armed @after_ns from now: the first such halt of the test.
+ */
+static void haltpoll_test_expect_recur_halt(struct kunit *test,
+					    struct haltpoll_select_fixture *f,
+					    u64 after_ns)
+{
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	ktime_t before, after;
+	bool stop_tick;
+
+	before = ktime_get();
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	after = ktime_get();
+	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, after_ns);
+	KUNIT_EXPECT_TRUE(test, haltpoll_test_armed(f, before, after,
+						    after_ns));
+	KUNIT_EXPECT_EQ(test, hc->recur_halts, 1);
+}
+
+/*
  * Once the wakeups of haltpoll_test_recur_steady() are steady, after
  * HALTPOLL_RECUR_MIN intervals the CPU halts with an early wakeup the lead
  * (20 us) before the next wakeup, then polls until the latest it is
@@ -468,7 +489,6 @@ static void haltpoll_select_recurring_wakeup_test(struct kunit *test)
 	struct haltpoll_select_fixture *f = test->priv;
 	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
 	struct hrtimer *timer = &haltpoll_test_wake(f)->timer;
-	ktime_t before, after;
 	bool stop_tick;
 
 	haltpoll_test_recur_steady(test, f);
@@ -490,13 +510,7 @@ static void haltpoll_select_recurring_wakeup_test(struct kunit *test)
 	WRITE_ONCE(haltpoll_recurring, true);
 
 	/* Due in 260 us: halt until 20 us before it. */
-	before = ktime_get();
-	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
-	after = ktime_get();
-	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 240 * HP_US);
-	KUNIT_EXPECT_TRUE(test, haltpoll_test_armed(f, before, after,
-						    240 * HP_US));
-	KUNIT_EXPECT_EQ(test, hc->recur_halts, 1);
+	haltpoll_test_expect_recur_halt(test, f, 240 * HP_US);
 	/*
 	 * As if the early wakeup ended the halt alone: it is no longer
 	 * queued, and no reschedule is pending (one would stand for the
@@ -536,7 +550,6 @@ static void haltpoll_select_recurring_slow_host_test(struct kunit *test)
 {
 	struct haltpoll_select_fixture *f = test->priv;
 	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
-	ktime_t before, after;
 	bool stop_tick;
 
 	haltpoll_test_recur_steady(test, f);
@@ -557,13 +570,7 @@ static void haltpoll_select_recurring_slow_host_test(struct kunit *test)
 
 	WRITE_ONCE(haltpoll_params.max_ns, 200 * HP_US);
 	f->now_ns += 40 * HP_US;
-	before = ktime_get();
-	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
-	after = ktime_get();
-	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 110 * HP_US);
-	KUNIT_EXPECT_TRUE(test, haltpoll_test_armed(f, before, after,
-						    110 * HP_US));
-	KUNIT_EXPECT_EQ(test, hc->recur_halts, 1);
+	haltpoll_test_expect_recur_halt(test, f, 110 * HP_US);
 }
 
 /*
