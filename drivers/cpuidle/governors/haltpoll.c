@@ -381,13 +381,13 @@ static u64 haltpoll_now_ns(void)
 }
 
 /*
- * Halt for a wakeup expected at the latest past the window
+ * Halt for a wakeup that may come past the window
  * (haltpoll-recurring-wakeup) and wake the lead before it to poll for it,
  * as for a timer, the lead being the same lateness of the same early
  * wakeup, here at most @max_ns (guest_halt_poll_ns, capped), as the
  * window may be closed. @due_ns is the time to the expected wakeup,
- * @latest_ns to the latest it is expected: a poll goes no further, nor
- * past @max_ns, but as far, even from inside @window_ns.
+ * @latest_ns to the latest it is expected: a poll, also one for a wakeup
+ * expected inside @window_ns, lasts until then, never past @max_ns.
  */
 static int haltpoll_halt_for_wakeup(struct cpuidle_device *dev,
 				    struct haltpoll_cpu *hc, u64 window_ns,
