@@ -545,7 +545,7 @@ static inline bool haltpoll_wakeup_halt_pays(u64 due_ns, u64 lead_ns,
 {
 	if (due_ns < window_ns)
 		return false;
-	/* The lead is at most max_ns: the halt is at least the minimum lead. */
+	/* due_ns > max_ns >= lead_ns; a shorter halt is not worth its timer. */
 	if (due_ns > max_ns && due_ns - lead_ns >= HALTPOLL_LEAD_MIN_NS)
 		return true;
 	return haltpoll_timer_halt_pays(due_ns, lead_ns);
