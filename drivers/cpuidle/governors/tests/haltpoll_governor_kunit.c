@@ -297,13 +297,18 @@ struct halt_pays_case {
 
 static const struct halt_pays_case halt_pays_cases[] = {
 	{ "far timer, short lead (KVM)", 150 * US, 15 * US, true },
-	{ "timer at twice the lead", 200 * US, 100 * US, false },
-	{ "timer just past twice the lead", 200 * US + 1, 100 * US, true },
+	{ "timer at the minimum halt past a short lead", 30 * US, 10 * US,
+	  false },
+	{ "timer at the minimum halt past the lead", 120 * US, 100 * US,
+	  false },
+	{ "timer just past the minimum halt", 120 * US + 1, 100 * US, true },
+	{ "timer short of twice a long lead (slow host)", 150 * US, 100 * US,
+	  true },
 	{ "timer within the lead (slow host)", 60 * US, 100 * US, false },
 	{ "timer due now", 0, HALTPOLL_LEAD_MIN_NS, false },
 };
 
-/* A halt for a timer pays only when it saves more poll than the lead. */
+/* A halt for a timer pays when it saves the minimum halt past the lead. */
 static void haltpoll_timer_halt_pays_test(struct kunit *test)
 {
 	const struct halt_pays_case *c;
