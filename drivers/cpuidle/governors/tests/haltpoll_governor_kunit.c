@@ -332,6 +332,8 @@ struct wakeup_pays_case {
 static const struct wakeup_pays_case wakeup_pays_cases[] = {
 	{ "far wakeup, short lead (KVM)", 150 * US, 15 * US, 0, 200 * US,
 	  true },
+	{ "past twice a short lead, within a timer's minimum halt", 25 * US,
+	  10 * US, 0, 200 * US, false },
 	{ "within twice the lead, poll reaches it", 190 * US, 100 * US, 0,
 	  200 * US, false },
 	{ "within twice the lead, poll runs out first", 260 * US, 150 * US, 0,
@@ -349,9 +351,9 @@ static const struct wakeup_pays_case wakeup_pays_cases[] = {
 };
 
 /*
- * A halt for an expected wakeup pays as one for a timer, or whenever the
- * poll would run out before the wakeup, but never for one the window
- * reaches.
+ * A halt for an expected wakeup pays past twice the lead and past a
+ * timer's bound, or whenever the poll would run out before the wakeup,
+ * but never for one the window reaches.
  */
 static void haltpoll_wakeup_halt_pays_test(struct kunit *test)
 {
