@@ -39,8 +39,8 @@
  *    deviation, measured per CPU, at most half the window
  *    (haltpoll-timer-lead in haltpoll_window.h), so the CPU gets polling's
  *    timer latency for a poll of about the lead. A timer due within
- *    20 us past the lead is polled for at once: the halt would save less
- *    poll time than its exit and early wakeup cost. If the CPU's wakeups
+ *    twice the lead is polled for at once: the halt would save less poll
+ *    time than its exit and early wakeup cost. If the CPU's wakeups
  *    have come at a steady interval and the next is expected past the
  *    window (or the window is closed), halt for it as for a timer due
  *    then, and poll from the lead before it until the latest it is
@@ -338,11 +338,11 @@ static int haltpoll_halt_early(struct haltpoll_cpu *hc, u64 until_ns,
  * Halt for a timer due inside the window, and wake lead_ns before it to
  * poll for it: the timer's interrupt then finds the CPU polling, as if it
  * had polled all along, and the CPU polls for about the lead only. A timer
- * for which the halt would not pay (haltpoll_timer_halt_pays()), such as
- * the one an early wakeup was for, is polled for at once, as long as the
- * window allows: a timer's interrupt may come later than the lead (a vCPU
- * the host has not scheduled takes it late), and a poll cut short there
- * would halt for it after all.
+ * due within twice the lead (haltpoll_timer_halt_pays()), such as the one
+ * an early wakeup was for, is polled for at once, as long as the window
+ * allows: a timer's interrupt may come later than the lead (a vCPU the
+ * host has not scheduled takes it late), and a poll cut short there would
+ * halt for it after all.
  */
 static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 				   struct haltpoll_cpu *hc, u64 window_ns,

@@ -283,35 +283,23 @@ static inline u64 haltpoll_lead_in_use(u64 lead_ns, u64 window_ns)
 	return haltpoll_min_u64(lead_ns, window_ns / 2);
 }
 
-/*
- * The least poll a halt for a timer must save: the halt costs an exit to
- * the host, the early wakeup's interrupt and an entry, a few microseconds
- * of host CPU, and the timer finds the CPU halted if the early wakeup
- * comes later than the lead.
- */
-#define HALTPOLL_TIMER_HALT_MIN_NS	20000ULL
-
 /**
  * haltpoll_timer_halt_pays - whether to halt for a timer or poll for it
  * @timer_ns: time to the timer
  * @lead_ns: the lead in use
  *
  * Halting saves the poll up to the lead before the timer, timer_ns -
- * lead_ns. What it costs does not grow with the lead: the lead measures
- * how long a halted vCPU waits for the host to run it, time in which the
- * host runs other work, not this vCPU. So halt when the halt saves more
- * than HALTPOLL_TIMER_HALT_MIN_NS; a CPU paced by a shorter timer would
- * otherwise halt on almost every idle entry, paying the exit and the
- * early wakeup to save a poll no longer than both. A lead in use cut to
- * half the window (haltpoll_lead_in_use()) halts for timers past it too,
- * although the early wakeup is then likely to come with the timer: that
- * is how the lead learns that the host has become quick again.
+ * lead_ns, and costs an exit to the host and the early wakeup's interrupt,
+ * about what the lead measures. Below twice the lead, poll for the timer:
+ * a CPU paced by a short timer would otherwise halt on almost every idle
+ * entry, paying the exit and the early wakeup to save a poll shorter than
+ * both.
  *
  * Return: true if the halt saves more than it costs.
  */
 static inline bool haltpoll_timer_halt_pays(u64 timer_ns, u64 lead_ns)
 {
-	return timer_ns > lead_ns + HALTPOLL_TIMER_HALT_MIN_NS;
+	return timer_ns > 2 * lead_ns;
 }
 
 /**
@@ -540,19 +528,15 @@ static inline u64 haltpoll_recur_expected(const struct haltpoll_recurrence *r,
  *
  * A wakeup expected inside the window is the window's to catch: a poll
  * from now reaches it, where a halt would give up those that come before
- * the lead. Otherwise halt if the wakeup is due past twice the lead, as
- * well as past what a timer needs (haltpoll_timer_halt_pays()): an
- * expected wakeup may also come early, within its spread, where a halt
- * would miss it, so once the lead is long the halt must save the lead
- * again. Or halt if the wakeup is due past the longest poll: a poll
- * would then run out before it and halt, and the wakeup find the CPU
- * halted all the same. Halting at once costs a halted wakeup too, the
- * early one (and one more if the poll after it runs out), and saves the
- * poll; the wakeup finds the CPU polling when the early wakeup is in
- * time. Where halted wakeups come late, twice the lead can exceed an
- * interval the window cannot reach: under QEMU TCG, leads of 150 us kept
- * a CPU woken every 300 us polling out its 200 us on most of its idle
- * periods.
+ * the lead. Otherwise as for a timer (haltpoll_timer_halt_pays()),
+ * unless the wakeup is due past the longest poll: a poll would then run
+ * out before it and halt, and the wakeup find the CPU halted all the
+ * same. Halting at once costs a halted wakeup too, the early one (and
+ * one more if the poll after it runs out), and saves the poll; the
+ * wakeup finds the CPU polling when the early wakeup is in time. Where
+ * halted wakeups come late, twice the lead can exceed an interval the
+ * window cannot reach: under QEMU TCG, leads of 150 us kept a CPU woken
+ * every 300 us polling out its 200 us on most of its idle periods.
  *
  * Return: true if halting until the lead before the wakeup beats polling.
  */
@@ -564,8 +548,7 @@ static inline bool haltpoll_wakeup_halt_pays(u64 due_ns, u64 lead_ns,
 	/* due_ns > max_ns >= lead_ns; a shorter halt is not worth its timer. */
 	if (due_ns > max_ns && due_ns - lead_ns >= HALTPOLL_LEAD_MIN_NS)
 		return true;
-	return due_ns > 2 * lead_ns &&
-	       haltpoll_timer_halt_pays(due_ns, lead_ns);
+	return haltpoll_timer_halt_pays(due_ns, lead_ns);
 }
 
 /**

@@ -297,18 +297,13 @@ struct halt_pays_case {
 
 static const struct halt_pays_case halt_pays_cases[] = {
 	{ "far timer, short lead (KVM)", 150 * US, 15 * US, true },
-	{ "timer at the minimum halt past a short lead", 30 * US, 10 * US,
-	  false },
-	{ "timer at the minimum halt past the lead", 120 * US, 100 * US,
-	  false },
-	{ "timer just past the minimum halt", 120 * US + 1, 100 * US, true },
-	{ "timer short of twice a long lead (slow host)", 150 * US, 100 * US,
-	  true },
+	{ "timer at twice the lead", 200 * US, 100 * US, false },
+	{ "timer just past twice the lead", 200 * US + 1, 100 * US, true },
 	{ "timer within the lead (slow host)", 60 * US, 100 * US, false },
 	{ "timer due now", 0, HALTPOLL_LEAD_MIN_NS, false },
 };
 
-/* A halt for a timer pays when it saves the minimum halt past the lead. */
+/* A halt for a timer pays only when it saves more poll than the lead. */
 static void haltpoll_timer_halt_pays_test(struct kunit *test)
 {
 	const struct halt_pays_case *c;
@@ -332,8 +327,6 @@ struct wakeup_pays_case {
 static const struct wakeup_pays_case wakeup_pays_cases[] = {
 	{ "far wakeup, short lead (KVM)", 150 * US, 15 * US, 0, 200 * US,
 	  true },
-	{ "past twice a short lead, within a timer's minimum halt", 25 * US,
-	  10 * US, 0, 200 * US, false },
 	{ "within twice the lead, poll reaches it", 190 * US, 100 * US, 0,
 	  200 * US, false },
 	{ "within twice the lead, poll runs out first", 260 * US, 150 * US, 0,
@@ -351,9 +344,9 @@ static const struct wakeup_pays_case wakeup_pays_cases[] = {
 };
 
 /*
- * A halt for an expected wakeup pays past twice the lead and past a
- * timer's bound, or whenever the poll would run out before the wakeup,
- * but never for one the window reaches.
+ * A halt for an expected wakeup pays as one for a timer, or whenever the
+ * poll would run out before the wakeup, but never for one the window
+ * reaches.
  */
 static void haltpoll_wakeup_halt_pays_test(struct kunit *test)
 {

@@ -174,16 +174,12 @@ static const struct haltpoll_timer_select_case haltpoll_timer_select_cases[] = {
 	  0 },
 	{ "timer within the lead polls, the whole window if need be",
 	  20 * HP_US, 15 * HP_US, 0, 200 * HP_US, 0 },
-	{ "timer within the minimum halt past the lead polls: a halt would not pay",
-	  10 * HP_US, 30 * HP_US, 0, 200 * HP_US, 0 },
-	{ "just past the minimum halt halts", 10 * HP_US, 31 * HP_US, 1, 0,
+	{ "timer within twice the lead polls: a halt would not pay",
+	  20 * HP_US, 40 * HP_US, 0, 200 * HP_US, 0 },
+	{ "just past twice the lead halts", 20 * HP_US, 41 * HP_US, 1, 0,
 	  21 * HP_US },
-	{ "a late host: short of twice the lead, a halt still pays",
-	  100 * HP_US, 150 * HP_US, 1, 0, 50 * HP_US },
-	{ "a late host: the lead stops at half the window",
-	  150 * HP_US, 190 * HP_US, 1, 0, 90 * HP_US },
-	{ "a late host: within the minimum halt past the lead polls to the window's end",
-	  150 * HP_US, 115 * HP_US, 0, 200 * HP_US, 0 },
+	{ "a late host: the lead stops at half the window, the poll at its end",
+	  150 * HP_US, 190 * HP_US, 0, 200 * HP_US, 0 },
 };
 
 static void haltpoll_select_timer_test(struct kunit *test)
