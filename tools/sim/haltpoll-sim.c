@@ -49,6 +49,7 @@ struct trace {
 	u64 *late_ns;
 	bool *woken;
 	u64 *pending_ns;	/* a timer pending past the period's end, or 0 */
+	u64 *run_ns;		/* from the period's end to the next's start */
 	bool marks_wakeups;	/* some period is marked as a task's wakeup */
 	size_t n;
 };
@@ -92,13 +93,15 @@ struct policy {
 static u64 sim_halt_wake_ns, sim_poll_wake_ns;
 
 /*
- * The delays a halted vCPU took to run after a wakeup in the guest (-W
+ * How late the governor's early wakeups fired in the guest, or, where
+ * too few fired, the delays a halted vCPU took to run after a wakeup (-W
  * FILE, in ns, one per line): the early wakeup of
  * haltpoll-recurring-wakeup comes as late as one of them, drawn at
- * random, and so may come after the wakeup it was to precede. Without
- * them, it comes sim_halt_wake_ns late, at most the lead. (The timer
- * rule's halts are replayed as catching their timer with a poll of the
- * lead: the timer comes late too.)
+ * random, and so may come after the wakeup it was to precede; one that
+ * comes first moves the lead, as in the governor. Without them, it comes
+ * sim_halt_wake_ns late, at most the lead, and the lead stays as given.
+ * (The timer rule's halts are replayed as catching their timer with a
+ * poll of the lead: the timer comes late too.)
  */
 #define MAX_WAKES	100000
 static u64 sim_halt_wakes_ns[MAX_WAKES];
@@ -153,7 +156,8 @@ static u64 poll_end_ns(u64 limit_ns)
  * haltpoll-timer-lead in haltpoll_window.h). The governor measures it
  * from the host's lateness; a trace does not record it, so it is a
  * parameter here (-l): about 10 to 20 us on KVM, the 100 us cap of a 200
- * us window under QEMU TCG.
+ * us window under QEMU TCG. With -W, the lead starts there and moves as
+ * the governor's does.
  */
 static u64 sim_lead_ns = 20 * US;
 
@@ -181,6 +185,17 @@ static u64 pending_ns(const struct trace *t, size_t i)
 {
 	return t->pending_ns && t->pending_ns[i] ? t->pending_ns[i] :
 						   UINT64_MAX;
+}
+
+/*
+ * The time from the end of period @i to the start of the next: the CPU's
+ * delay in running, where the period was cut at a wakeup, and its run
+ * time. Traces that do not record it (all but tools/sim/validate's) take
+ * the CPU to run for no time between periods.
+ */
+static u64 run_after_ns(const struct trace *t, size_t i)
+{
+	return t->run_ns ? t->run_ns[i] : 0;
 }
 
 /* The length of a period that ended in the halt state, as a governor sees it. */
@@ -243,35 +258,52 @@ static enum poll_end poll_period(struct outcome *o, const struct trace *t,
  * A period halted for the wakeup haltpoll-recurring-wakeup expects @due_ns
  * in, with an early wakeup @lead_ns before it, then polled until
  * @latest_ns at most, and for @max_ns at most, as the governor's next
- * selection does.
+ * selection does, to the end of a spin.
  * Return: true if the window learns from the period, which then polled
  * for @poll_ns before its halt.
  */
 static bool replay_recurring(const struct trace *t, size_t i,
 			     struct outcome *o, u64 due_ns, u64 latest_ns,
-			     u64 lead_ns, u64 max_ns, u64 *poll_ns)
+			     u64 lead_ns, u64 window_ns, u64 max_ns,
+			     u64 *poll_ns, struct haltpoll_lateness *lateness)
 {
-	/* The early wakeup comes as late as a halted vCPU runs after a wakeup. */
+	/* The early wakeup comes as late as one measured in the guest. */
 	u64 late_ns = sim_halt_wakes ?
 		draw_ns(sim_halt_wakes_ns, sim_halt_wakes) :
 		haltpoll_min_u64(sim_halt_wake_ns, lead_ns);
 	u64 woke_ns = due_ns - lead_ns + late_ns, end_ns = polled_end_ns(t, i);
+	u64 limit_ns;
 
 	o->halts++;
 	*poll_ns = 0;
-	/*
-	 * The wakeup came first, to the halt: the early wakeup is cancelled.
-	 * An early wakeup past the latest time finds nothing expected.
-	 */
-	if (end_ns <= woke_ns || woke_ns >= latest_ns)
+	/* The wakeup came first, to the halt: the early wakeup is cancelled. */
+	if (end_ns <= woke_ns)
 		return true;
-	latest_ns = haltpoll_min_u64(latest_ns, woke_ns + max_ns);
-	if (end_ns <= latest_ns) {
+	/*
+	 * As haltpoll_wake_fn(): an early wakeup that finds no wakeup pending
+	 * raises or lowers the lead, where the lateness is measured.
+	 */
+	if (sim_halt_wakes)
+		haltpoll_lateness_add(lateness, late_ns, max_ns);
+	/*
+	 * The selection after the early wakeup polls until the latest
+	 * expected time, or for the window if that is longer (the wakeup is
+	 * then the window's to catch), or halts if neither is left.
+	 */
+	limit_ns = latest_ns > woke_ns ? latest_ns - woke_ns : 0;
+	limit_ns = haltpoll_min_u64(limit_ns > window_ns ? limit_ns : window_ns,
+				    max_ns);
+	if (!limit_ns)
+		return true;
+	/* The poll ends at a spin's end, as any poll (poll_end_ns()). */
+	*poll_ns = poll_end_ns(limit_ns);
+	if (end_ns - woke_ns <= *poll_ns) {
 		count_caught(o, t, i);
-		o->polled_ns += end_ns - woke_ns;
+		o->polled_ns += end_ns - woke_ns +
+				(t->woken[i] ? sim_poll_wake_ns : 0);
+		*poll_ns = 0;
 		return false;
 	}
-	*poll_ns = latest_ns - woke_ns;
 	o->polled_ns += *poll_ns;
 	o->wasted_ns += *poll_ns;
 	o->timeouts++;
@@ -280,16 +312,33 @@ static bool replay_recurring(const struct trace *t, size_t i,
 }
 
 /*
- * The wakeups haltpoll-recurring-wakeup learns from: traces hold idle
- * periods, not the time between them, so the model takes the CPU to run
- * for no time between two (a steady run time changes nothing: it comes
- * off the interval and the time to the next wakeup alike). Periods the
- * tick ended are not wakeups to it, those its hrtimers ended are. A trace
- * that marks the periods a task's wakeup ended (tools/sim/validate's)
- * marks the hrtimers' too and leaves the tick's unmarked. Others mark
- * timers without saying which; none of those counts here. A recorded
- * wakeup comes at its own time: the governor estimates a halted CPU's
- * from the lead's lateness.
+ * The early wakeup before a timer moves the lead, where the lateness is
+ * measured (-W). Even one later than the timer does: the two expire in
+ * one interrupt, the early wakeup's first, before the timer's wakes a
+ * task, so haltpoll_wake_fn() takes it.
+ */
+static void timer_early_wake(struct haltpoll_lateness *lateness, u64 max_ns)
+{
+	if (sim_halt_wakes)
+		haltpoll_lateness_add(lateness,
+				      draw_ns(sim_halt_wakes_ns, sim_halt_wakes),
+				      max_ns);
+}
+
+/*
+ * The wakeups haltpoll-recurring-wakeup learns from: most traces hold
+ * idle periods, not the time between them, so the model takes the CPU to
+ * run for no time between two (a steady run time changes nothing: it
+ * comes off the interval and the time to the next wakeup alike).
+ * tools/sim/validate's record it (run_after_ns()): there the CPU's delay
+ * in running after a halt varies from period to period, and left out it
+ * would scatter the intervals the rule sees. Periods the tick ended are
+ * not wakeups to it, those its hrtimers ended are. A trace that marks the
+ * periods a task's wakeup ended (tools/sim/validate's) marks the
+ * hrtimers' too and leaves the tick's unmarked. Others mark timers
+ * without saying which; none of those counts here. A recorded wakeup
+ * comes at its own time: the governor estimates a halted CPU's from the
+ * lead's lateness.
  */
 static bool recur_wakeup(const struct trace *t, size_t i)
 {
@@ -343,17 +392,20 @@ static void replay_project(const struct haltpoll_params *p,
 	u64 window_ns = 0, late_poll_ns = 0, now_ns = 1;
 	unsigned int near_count = HALTPOLL_NEAR_TIMER_TOP, timerless = 0;
 	struct haltpoll_recurrence recur = { };
+	/* The lead as given; it moves with the lateness drawn (-W) only. */
+	struct haltpoll_lateness lateness = { .avg_ns = sim_lead_ns };
 	bool halted = false;
 	size_t i;
 
-	for (i = 0; i < t->n; now_ns += t->idle_ns[i++]) {
+	for (i = 0; i < t->n; now_ns += t->idle_ns[i] + run_after_ns(t, i), i++) {
 		u64 idle_ns = t->idle_ns[i];
 		/*
 		 * A trace tells when a timer comes if it ended the period, or
 		 * if the tick ended the period before it (pending_ns()).
 		 */
 		u64 next_timer_ns = t->timer[i] ? idle_ns : pending_ns(t, i);
-		u64 lead_ns = haltpoll_lead_in_use(sim_lead_ns, window_ns);
+		u64 lead_ns = haltpoll_lead_in_use(haltpoll_lead_ns(&lateness),
+						   window_ns);
 		u64 poll_ns, horizon_ns, due_ns = 0, latest_ns = 0;
 		enum poll_end end;
 
@@ -361,7 +413,9 @@ static void replay_project(const struct haltpoll_params *p,
 		/* The last period's wakeup, dated as the governor dated it. */
 		if (i && recur_wakeup(t, i - 1))
 			haltpoll_recur_woken(&recur,
-					     recur_woken_ns(t, i - 1, now_ns, halted));
+					     recur_woken_ns(t, i - 1,
+							    now_ns - run_after_ns(t, i - 1),
+							    halted));
 		halted = true;
 		/* As haltpoll_select(): none with polling off. */
 		if (!late_poll_ns && max_ns)
@@ -395,6 +449,7 @@ static void replay_project(const struct haltpoll_params *p,
 				 * before the timer and poll for it, both as
 				 * late; the window learns nothing.
 				 */
+				timer_early_wake(&lateness, max_ns);
 				o->halts++;
 				o->timer_caught++;
 				o->polled_ns += lead_ns;
@@ -403,15 +458,18 @@ static void replay_project(const struct haltpoll_params *p,
 			}
 		} else if (latest_ns > window_ns && latest_ns < next_timer_ns) {
 			/* As haltpoll_halt_for_wakeup(). */
-			u64 recur_lead_ns = haltpoll_min_u64(sim_lead_ns, max_ns);
+			u64 recur_lead_ns =
+				haltpoll_min_u64(haltpoll_lead_ns(&lateness),
+						 max_ns);
 			bool learn;
 
 			if (haltpoll_wakeup_halt_pays(due_ns, recur_lead_ns,
 						      window_ns, max_ns)) {
 				learn = replay_recurring(t, i, o, due_ns,
 							 latest_ns,
-							 recur_lead_ns, max_ns,
-							 &poll_ns);
+							 recur_lead_ns,
+							 window_ns, max_ns,
+							 &poll_ns, &lateness);
 			} else {
 				end = poll_period(o, t, i,
 						  haltpoll_min_u64(latest_ns, max_ns),
@@ -626,7 +684,7 @@ static void gen_synthetic(struct trace *traces, size_t *count)
 }
 
 static void trace_append(struct trace *t, size_t *cap, u64 idle_ns, bool timer,
-			 u64 late_ns, bool woken, u64 pending)
+			 u64 late_ns, bool woken, u64 pending, u64 run_ns)
 {
 	if (t->n == *cap) {
 		*cap *= 2;
@@ -636,7 +694,9 @@ static void trace_append(struct trace *t, size_t *cap, u64 idle_ns, bool timer,
 		t->timer = realloc(t->timer, *cap * sizeof(*t->timer));
 		t->late_ns = realloc(t->late_ns, *cap * sizeof(*t->late_ns));
 		t->woken = realloc(t->woken, *cap * sizeof(*t->woken));
+		t->run_ns = realloc(t->run_ns, *cap * sizeof(*t->run_ns));
 	}
+	t->run_ns[t->n] = run_ns;
 	t->late_ns[t->n] = late_ns;
 	t->pending_ns[t->n] = pending;
 	t->woken[t->n] = woken;
@@ -652,7 +712,8 @@ static void trace_append(struct trace *t, size_t *cap, u64 idle_ns, bool timer,
  * until a task's wakeup, the CPU's delay in running left out, and then, if
  * known (the CPU halted), by that delay, or by " n DUE" when the tick
  * ended it before a timer of the CPU's, pending, due DUE ns from the
- * period's start.
+ * period's start; then, if recorded, " r NS": NS from the period's end
+ * to the next one's start.
  */
 static int load_trace(struct trace *traces, size_t *count, const char *path)
 {
@@ -671,19 +732,28 @@ static int load_trace(struct trace *traces, size_t *count, const char *path)
 	t->late_ns = malloc(cap * sizeof(*t->late_ns));
 	t->woken = malloc(cap * sizeof(*t->woken));
 	t->pending_ns = malloc(cap * sizeof(*t->pending_ns));
+	t->run_ns = malloc(cap * sizeof(*t->run_ns));
 	t->n = 0;
 	while (fgets(line, sizeof(line), f)) {
-		u64 late_ns = 0;
-		int fields = sscanf(line, "%" SCNu64 " %c %" SCNu64, &v, &mark,
-				    &late_ns);
+		u64 late_ns = 0, run_ns = 0;
+		char *run = strstr(line, " r ");
+		int fields;
 
+		if (run) {
+			run_ns = strtoull(run + 3, NULL, 10);
+			*run = '\0';
+		}
+		fields = sscanf(line, "%" SCNu64 " %c %" SCNu64, &v, &mark,
+				&late_ns);
 		if (fields < 1)
 			continue;
 		if (fields == 3 && mark == 'n')
-			trace_append(t, &cap, v, false, 0, false, late_ns);
+			trace_append(t, &cap, v, false, 0, false, late_ns,
+				     run_ns);
 		else
 			trace_append(t, &cap, v, fields >= 2 && mark == 't',
-				     late_ns, fields >= 2 && mark == 'w', 0);
+				     late_ns, fields >= 2 && mark == 'w', 0,
+				     run_ns);
 	}
 	fclose(f);
 	(*count)++;
@@ -718,13 +788,13 @@ static void usage(void)
 		"out; -l sets the lead of the early wakeup before a timer\n"
 		"(default 20000); -w the delays from a wakeup to a halted\n"
 		"and a polling CPU running (default 0: the periods hold them);\n"
-		"-W the delays of a halted CPU's wakeups, in ns, one per line,\n"
-		"one drawn at random for each early wakeup before an expected\n"
-		"wakeup;\n"
+		"-W how late early wakeups came, in ns, one per line, one drawn\n"
+		"at random for each early wakeup before an expected wakeup;\n"
 		"-o the measured lengths of a poll loop's spin, in ns, one per\n"
 		"line (default: a poll ends at its limit), -g the gap from a\n"
 		"poll's end to the halt (default 0).\n"
-		"A recorded line may carry a third field, the timer's lateness.\n");
+		"A recorded line may carry a third field, the timer's lateness,\n"
+		"and end in \" r NS\", the time to the next period's start.\n");
 	exit(2);
 }
 

@@ -157,6 +157,28 @@ def residencies(events, cpu, offset):
     return out
 
 
+def early_wakes(events, cpu):
+    """How late the project governor's early wakeups on the CPU fired (s).
+
+    From the hrtimer's own events: armed to expire at `expires`, run at
+    `now`, both CLOCK_MONOTONIC, so not dated by the idle exit's path.
+    """
+    expires, late = {}, []
+    for ecpu, _, name, rest in events:
+        if ecpu != cpu or name not in ("hrtimer_start",
+                                       "hrtimer_expire_entry"):
+            continue
+        m = re.search(r"hrtimer=(\S+) function=haltpoll_wake_fn "
+                      r"(?:expires|now)=(\d+)", rest)
+        if not m:
+            continue
+        if name == "hrtimer_start":
+            expires[m.group(1)] = int(m.group(2))
+        elif m.group(1) in expires:
+            late.append((int(m.group(2)) - expires.pop(m.group(1))) / 1e9)
+    return late
+
+
 def wakings(events, cpu):
     """When a task of the CPU was woken (sched_waking, on the waker's CPU)."""
     return [ts for _, ts, name, rest in events if name == "sched_waking"
@@ -221,9 +243,16 @@ def periods(res, woken):
                 first_res.get("pending", 0) > r["end"]:
             # The tick ended the period before a timer the governor knew.
             mark = f" n {round((first_res['pending'] - start) * 1e9)}"
-        result.append((max(1, round((end - start) * 1e9)), mark))
+        result.append([max(1, round((end - start) * 1e9)), mark, end])
         start = None
-    return result, counted, delays
+    # The time from each period's end to the next one's start: the CPU's
+    # delay in running (where cut at a wakeup) and its run time.
+    for i, per in enumerate(result):
+        nxt = result[i + 1][2] - result[i + 1][0] / 1e9 \
+            if i + 1 < len(result) else per[2]
+        per[2] = round(max(0.0, nxt - per[2]) * 1e9)
+    return [(ns, f"{mark} r {gap}") for ns, mark, gap in result], counted, \
+        delays
 
 
 def median(values):
@@ -269,6 +298,7 @@ def record(kernel, path, outdir):
             per, counted, delays = periods(
                 residencies(d["events"], cpu, offset),
                 wakings(d["events"], cpu))
+            early = early_wakes(d["events"], cpu)
             load_spins[load] += delays["spin"]
             gaps += delays["gap"]
             trace = os.path.join(outdir, f"{kernel}-{load}-cpu{cpu}.txt")
@@ -279,13 +309,15 @@ def record(kernel, path, outdir):
             b, e = d["idle"][("begin", cpu)], d["idle"][("end", cpu)]
             row = {"kernel": kernel, "load": load, "cpu": cpu,
                    "trace": trace, "periods": len(per),
-                   # How late the rule's early wakeup comes: as a
-                   # halted vCPU's run after a task's wakeup. Timers that
-                   # ended a halt, dated at the idle exit, come later by
-                   # the exit's path and fit the guest worse (README).
-                   "halt_wakes": write_samples(trace, "halt-wakes",
-                                               delays[1]),
-                   "lead_ns": hp[6] if hp else 0,
+                   # How late the rule's early wakeup comes: as its
+                   # own hrtimer fired, else (too few fired) as a halted
+                   # vCPU's run after a task's wakeup. Timers that ended
+                   # a halt, dated at the idle exit, come later by the
+                   # exit's path and fit the guest worse (README).
+                   "halt_wakes": write_samples(trace, "early-wakes",
+                                               early) or
+                   write_samples(trace, "halt-wakes", delays[1]),
+                   "lead_ns": 0,
                    "halt_wake_ns": round(median(delays[1]) * 1e9),
                    "poll_wake_ns": round(median(delays[0]) * 1e9),
                    "timer_late_ns": round(median(delays["late"]) * 1e9),
@@ -297,6 +329,11 @@ def record(kernel, path, outdir):
                    "polls": e[0] - b[0], "trace_polls": counted["polls"]}
             if hp:
                 row["hpstat_caught"] = hp[1] - d["hpstat"][("begin", cpu)][1]
+                # The model moves the lead with the lateness it draws,
+                # from where the load began; without, it keeps the
+                # lead the CPU ended with.
+                row["lead_ns"] = d["hpstat"][("begin" if row["halt_wakes"]
+                                              else "end", cpu)][6]
             traces.append(row)
     # The poll loop's spin is slower the busier the vCPUs keep the host:
     # per load where enough polls timed out at the shortest window,

@@ -46,14 +46,20 @@ echo global > $t/trace_clock
 # Only a switch away from the idle task tells that a poll caught a wakeup.
 echo 'prev_pid == 0' > $t/events/sched/sched_switch/filter
 pipe-bench -l 500 > /dev/null
+# The events are set up with tracing off and tracing turned on between
+# the two counter reads: the polls counted are then the polls traced,
+# not also those of the seven writes that switch the events.
+echo 0 > $t/tracing_on
 for load in $loads; do
 	echo > $t/trace
 	echo "@@LOAD $load@@"
-	counters begin
 	events 1
+	counters begin
+	echo 1 > $t/tracing_on
 	run "$load"
-	events 0
+	echo 0 > $t/tracing_on
 	counters end
+	events 0
 	grep -E "cpu_idle:|guest_halt_poll_ns:|hrtimer_start:|hrtimer_expire_entry:|hrtimer_cancel:|sched_waking:|sched_switch:" $t/trace
 	echo "@@END@@"
 done
