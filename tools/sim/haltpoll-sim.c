@@ -136,7 +136,8 @@ static size_t sim_spins;
  * that outlasts its first spin. Without them, such a poll runs on in
  * whole spins.
  */
-static u64 sim_over_ns[MAX_SPINS];
+#define MAX_OVERS	100000
+static u64 sim_over_ns[MAX_OVERS];
 static size_t sim_overs;
 static u64 sim_gap_ns;
 
@@ -174,6 +175,34 @@ static u64 poll_end_ns(u64 limit_ns)
  * the governor's does.
  */
 static u64 sim_lead_ns = 20 * US;
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The lead's estimator as the load began: the governor reports only the
+ * lead (avg + 2 * dev); split it at the typical lateness of the samples,
+ * at most the lead, so that samples like them keep it where it was.
+ */
+static struct haltpoll_lateness lateness_seed(void)
+{
+	struct haltpoll_lateness l = { .avg_ns = sim_lead_ns };
+	u64 *sorted;
+
+	if (!sim_halt_wakes)
+		return l;
+	sorted = malloc(sim_halt_wakes * sizeof(*sorted));
+	memcpy(sorted, sim_halt_wakes_ns, sim_halt_wakes * sizeof(*sorted));
+	qsort(sorted, sim_halt_wakes, sizeof(*sorted), cmp_u64);
+	l.avg_ns = haltpoll_min_u64(sorted[sim_halt_wakes / 2], sim_lead_ns);
+	l.dev_ns = (sim_lead_ns - l.avg_ns) / 2;
+	free(sorted);
+	return l;
+}
 
 /*
  * The tick of the kernels the traces were recorded in (HZ=250): timers
@@ -270,59 +299,61 @@ static enum poll_end poll_period(struct outcome *o, const struct trace *t,
 
 /*
  * A period halted for the wakeup haltpoll-recurring-wakeup expects @due_ns
- * in, with an early wakeup @lead_ns before it, then polled until
- * @latest_ns at most, and for @max_ns at most, as the governor's next
- * selection does, to the end of a spin.
- * Return: true if the window learns from the period, which then polled
- * for @poll_ns before its halt.
+ * in, with an early wakeup @lead_ns before it, as haltpoll_halt_for_wakeup()
+ * does. Its lateness moves @lateness. The selection after the early wakeup
+ * starts a period of its own (the governor's window learns nothing from a
+ * halt its early wakeup ended): it polls until @latest_ns, or for
+ * @window_ns if that is longer, for @max_ns at most, to the end of a spin,
+ * or halts if neither is left. @halted is set if the wakeup found the CPU
+ * halted. Return: the window after the period.
  */
-static bool replay_recurring(const struct trace *t, size_t i,
-			     struct outcome *o, u64 due_ns, u64 latest_ns,
-			     u64 lead_ns, u64 window_ns, u64 max_ns,
-			     u64 *poll_ns, struct haltpoll_lateness *lateness)
+static u64 replay_recurring(const struct haltpoll_params *p,
+			    const struct trace *t, size_t i, struct outcome *o,
+			    u64 due_ns, u64 latest_ns, u64 lead_ns,
+			    u64 window_ns, u64 max_ns,
+			    struct haltpoll_lateness *lateness, bool *halted)
 {
 	/* The early wakeup comes as late as one measured in the guest. */
 	u64 late_ns = sim_halt_wakes ?
 		draw_ns(sim_halt_wakes_ns, sim_halt_wakes) :
 		haltpoll_min_u64(sim_halt_wake_ns, lead_ns);
 	u64 woke_ns = due_ns - lead_ns + late_ns, end_ns = polled_end_ns(t, i);
-	u64 limit_ns;
+	u64 limit_ns, poll_ns, halt_ns;
 
 	o->halts++;
-	*poll_ns = 0;
+	*halted = true;
 	/* The wakeup came first, to the halt: the early wakeup is cancelled. */
 	if (end_ns <= woke_ns)
-		return true;
+		return haltpoll_window_next(p, window_ns, halted_ns(t, i));
 	/*
 	 * As haltpoll_wake_fn(): an early wakeup that finds no wakeup pending
 	 * raises or lowers the lead, where the lateness is measured.
 	 */
 	if (sim_halt_wakes)
 		haltpoll_lateness_add(lateness, late_ns, max_ns);
-	/*
-	 * The selection after the early wakeup polls until the latest
-	 * expected time, or for the window if that is longer (the wakeup is
-	 * then the window's to catch), or halts if neither is left.
-	 */
 	limit_ns = latest_ns > woke_ns ? latest_ns - woke_ns : 0;
 	limit_ns = haltpoll_min_u64(limit_ns > window_ns ? limit_ns : window_ns,
 				    max_ns);
-	if (!limit_ns)
-		return true;
-	/* The poll ends at a spin's end, as any poll (poll_end_ns()). */
-	*poll_ns = poll_end_ns(limit_ns);
-	if (end_ns - woke_ns <= *poll_ns) {
+	/* The period from the early wakeup to the wakeup, halted or polled. */
+	halt_ns = halted_ns(t, i) - woke_ns;
+	if (!limit_ns) {
+		o->halts++;
+		return haltpoll_window_next(p, window_ns, halt_ns);
+	}
+	poll_ns = poll_end_ns(limit_ns);
+	if (end_ns - woke_ns <= poll_ns) {
 		count_caught(o, t, i);
 		o->polled_ns += end_ns - woke_ns +
 				(t->woken[i] ? sim_poll_wake_ns : 0);
-		*poll_ns = 0;
-		return false;
+		*halted = false;
+		return window_ns;
 	}
-	o->polled_ns += *poll_ns;
-	o->wasted_ns += *poll_ns;
+	o->polled_ns += poll_ns;
+	o->wasted_ns += poll_ns;
 	o->timeouts++;
 	o->halts++;
-	return true;
+	return haltpoll_window_next(p, window_ns,
+		haltpoll_idle_for_window(window_ns, poll_ns, halt_ns - poll_ns));
 }
 
 /*
@@ -381,22 +412,22 @@ static u64 replay_halt(const struct haltpoll_params *p, u64 window_ns,
 /*
  * When the governor dates the wakeup that ended period @i, which ended
  * @end_ns into the trace (haltpoll_woken_at()): where a poll took it, as
- * it came; where the CPU was halted, by the period's length less the
- * typical delay of a halted vCPU's wakeup, and the delay recorded for
- * that period (if the guest halted there too) differs from the typical
- * one as much as the host's wakeups scatter. The dates scatter with it,
- * and so do the intervals the rule sees.
+ * it came; where the CPU was halted, by the period's length less @late_ns,
+ * the lateness the governor averages (the model's running average where
+ * it draws lateness, else the typical delay of a halted vCPU's wakeup);
+ * the delay recorded for that period (if the guest halted there too)
+ * differs from it as much as the host's wakeups scatter. The dates
+ * scatter with it, and so do the intervals the rule sees.
  */
 static u64 recur_woken_ns(const struct trace *t, size_t i, u64 end_ns,
-			  bool halted)
+			  bool halted, u64 late_ns)
 {
 	u64 idle_ns = t->idle_ns[i], ran_ns;
 
 	if (!halted)
 		return end_ns;
 	ran_ns = halted_ns(t, i);
-	return end_ns - idle_ns + ran_ns -
-	       haltpoll_min_u64(sim_halt_wake_ns, ran_ns);
+	return end_ns - idle_ns + ran_ns - haltpoll_min_u64(late_ns, ran_ns);
 }
 
 static void replay_project(const struct haltpoll_params *p,
@@ -407,7 +438,9 @@ static void replay_project(const struct haltpoll_params *p,
 	unsigned int near_count = HALTPOLL_NEAR_TIMER_TOP, timerless = 0;
 	struct haltpoll_recurrence recur = { };
 	/* The lead as given; it moves with the lateness drawn (-W) only. */
-	struct haltpoll_lateness lateness = { .avg_ns = sim_lead_ns };
+	struct haltpoll_lateness lateness = lateness_seed();
+	/* What dates a halted wakeup: the typical, or the running, lateness. */
+	u64 *late_ns = sim_halt_wakes ? &lateness.avg_ns : &sim_halt_wake_ns;
 	bool halted = false;
 	size_t i;
 
@@ -425,11 +458,13 @@ static void replay_project(const struct haltpoll_params *p,
 
 		o->periods++;
 		/* The last period's wakeup, dated as the governor dated it. */
-		if (i && recur_wakeup(t, i - 1))
+		if (i && recur_wakeup(t, i - 1)) {
+			u64 prev_end_ns = now_ns - run_after_ns(t, i - 1);
+
 			haltpoll_recur_woken(&recur,
-					     recur_woken_ns(t, i - 1,
-							    now_ns - run_after_ns(t, i - 1),
-							    halted));
+					     recur_woken_ns(t, i - 1, prev_end_ns,
+							    halted, *late_ns));
+		}
 		halted = true;
 		/* As haltpoll_select(): none with polling off. */
 		if (!late_poll_ns && max_ns)
@@ -475,25 +510,23 @@ static void replay_project(const struct haltpoll_params *p,
 			u64 recur_lead_ns =
 				haltpoll_min_u64(haltpoll_lead_ns(&lateness),
 						 max_ns);
-			bool learn;
-
 			if (haltpoll_wakeup_halt_pays(due_ns, recur_lead_ns,
 						      window_ns, max_ns)) {
-				learn = replay_recurring(t, i, o, due_ns,
-							 latest_ns,
-							 recur_lead_ns,
-							 window_ns, max_ns,
-							 &poll_ns, &lateness);
-			} else {
-				end = poll_period(o, t, i,
-						  haltpoll_min_u64(latest_ns, max_ns),
-						  &poll_ns);
-				if (end == POLL_CAUGHT_LATE)
-					late_poll_ns = poll_ns;
-				learn = end == POLL_TIMED_OUT;
+				window_ns = replay_recurring(p, t, i, o, due_ns,
+							     latest_ns,
+							     recur_lead_ns,
+							     window_ns, max_ns,
+							     &lateness,
+							     &halted);
+				continue;
 			}
-			halted = learn;
-			if (learn)
+			end = poll_period(o, t, i,
+					  haltpoll_min_u64(latest_ns, max_ns),
+					  &poll_ns);
+			if (end == POLL_CAUGHT_LATE)
+				late_poll_ns = poll_ns;
+			halted = end == POLL_TIMED_OUT;
+			if (halted)
 				window_ns = window_after_miss(p, window_ns, t, i,
 							      poll_ns);
 			continue;
@@ -734,7 +767,7 @@ static int load_trace(struct trace *traces, size_t *count, const char *path)
 	struct trace *t = &traces[*count];
 	size_t cap = 1024;
 	FILE *f = fopen(path, "r");
-	char line[64], mark;
+	char line[128], mark;
 	u64 v;
 	const char *base = strrchr(path, '/');
 
@@ -947,7 +980,7 @@ int main(int argc, char **argv)
 				return 1;
 			break;
 		case 'O':
-			if (load_samples(optarg, sim_over_ns, MAX_SPINS,
+			if (load_samples(optarg, sim_over_ns, MAX_OVERS,
 					 &sim_overs))
 				return 1;
 			break;

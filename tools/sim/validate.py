@@ -49,6 +49,9 @@ def default_6_12(name):
 
 # guest_halt_poll_grow_start, the window's smallest size when open.
 MIN_WINDOW_NS = int(default_6_12("guest_halt_poll_grow_start"))
+# guest_halt_poll_ns, its largest: no poll of the project's is limited to
+# more, where one for an expected wakeup may outlast a smaller window.
+MAX_WINDOW_NS = int(default_6_12("guest_halt_poll_ns"))
 LINE = re.compile(r"\[(\d+)\]\s+\S+\s+(\d+\.\d+):\s+(\w+):\s+(.*)$")
 POLICY = {"project": "project", "stock": "linux-6.12"}
 
@@ -215,10 +218,12 @@ def periods(res, woken):
                         all(t in OWN_TIMERS for t in nxt["timers"]):
                     delays["spin"].append(r["end"] - r["start"])
                 # A longer one runs past its limit by less than a spin:
-                # the first spin is the slow one. Those that ended
-                # before the window had a shorter limit.
-                elif (r["window"] or 0) > MIN_WINDOW_NS and \
-                        r["end"] - r["start"] >= r["window"] / 1e9:
+                # the first spin is the slow one. Taken where the limit
+                # was the window for sure: the largest, a poll that
+                # began its period (not one after an early wakeup) and
+                # did not end before it (a timer set a shorter limit).
+                elif r["window"] == MAX_WINDOW_NS and start == r["start"] \
+                        and r["end"] - r["start"] >= r["window"] / 1e9:
                     delays["over"].append(r["end"] - r["start"] -
                                           r["window"] / 1e9)
                 continue
@@ -286,9 +291,9 @@ def ratio(a, b):
 def write_samples(trace, what, values):
     """Write @values (s) in ns next to @trace; its path, None if too few.
 
-    Delays the simulator draws from (-W, -o) are measured per load: under
-    TCG they depend on how busy the vCPUs keep the host. With fewer than
-    MIN_SAMPLES, the caller falls back to a median.
+    Delays the simulator draws from (-W, -o, -O) are measured per load:
+    under TCG they depend on how busy the vCPUs keep the host. With fewer
+    than MIN_SAMPLES, the caller falls back to other samples or a median.
     """
     path = f"{os.path.splitext(trace)[0]}-{what}.txt"
     with open(path, "w") as f:

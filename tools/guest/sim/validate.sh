@@ -47,8 +47,8 @@ echo global > $t/trace_clock
 echo 'prev_pid == 0' > $t/events/sched/sched_switch/filter
 pipe-bench -l 500 > /dev/null
 # The events are set up with tracing off and tracing turned on between
-# the two counter reads: the polls counted are then the polls traced,
-# not also those of the seven writes that switch the events.
+# the two counter reads: the polls counted but not traced are then those
+# of one write at each end, not those of the seven that switch events.
 echo 0 > $t/tracing_on
 for load in $loads; do
 	echo > $t/trace
