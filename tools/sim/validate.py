@@ -255,16 +255,14 @@ def periods(res, woken):
                 first_res.get("pending", 0) > r["end"]:
             # The tick ended the period before a timer the governor knew.
             mark = f" n {round((first_res['pending'] - start) * 1e9)}"
-        result.append([max(1, round((end - start) * 1e9)), mark, end])
+        result.append((max(1, round((end - start) * 1e9)), mark, start, end))
         start = None
     # The time from each period's end to the next one's start: the CPU's
     # delay in running (where cut at a wakeup) and its run time.
-    for i, per in enumerate(result):
-        nxt = result[i + 1][2] - result[i + 1][0] / 1e9 \
-            if i + 1 < len(result) else per[2]
-        per[2] = round(max(0.0, nxt - per[2]) * 1e9)
-    return [(ns, f"{mark} r {gap}") for ns, mark, gap in result], counted, \
-        delays
+    starts = [per[2] for per in result[1:]] + [result[-1][3] if result else 0]
+    lines = [(ns, f"{mark} r {round(max(0.0, nxt - end) * 1e9)}")
+             for (ns, mark, _, end), nxt in zip(result, starts)]
+    return lines, counted, delays
 
 
 def median(values):
