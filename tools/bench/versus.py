@@ -41,6 +41,14 @@ INTERVAL = 0.90
 INTERVAL_MIN_BOOTS = 5
 # Fewer resamples with a value than this share of RESAMPLES give none.
 INTERVAL_MIN_SHARE = 0.9
+# A boot whose unpaced round trip took this many times the run's lower
+# quartile (over both kernels) ran through a slow spell of the host: under
+# TCG, clean boots of either kernel come within about 1.15x of each other,
+# boots in a busy hour at 1.5 to 2.5x, in clusters of a few rounds.
+SLOW_BOOT_FACTOR = 1.3
+# Slow boots in one kernel's slot outnumbering the other's by this many
+# move the medians by more than the resampled intervals show.
+SLOW_BOOT_UNEVEN = 2
 
 
 def parse_guest(path):
@@ -196,6 +204,45 @@ def add_intervals(results, boots):
         t["resolved"] = hi <= bound if t["met"] else lo > bound
 
 
+def slow_boots(boots):
+    """The rounds, per kernel, whose boot ran through a slow host spell.
+
+    Resampling draws boots independently, but a host's slow spells last
+    for several rounds and can fall on one kernel's boots more than the
+    other's: an A/A run then "resolves" a difference that is the host's.
+    The unpaced round trip, the first load of each boot and the one most
+    sensitive to host noise, marks those boots. Return None without it.
+    """
+    lat = {k: [b.get("unpaced", {}).get("latency_us") for b in boots[k]]
+           for k in KERNELS}
+    every = sorted(v for k in KERNELS for v in lat[k] if v is not None)
+    if len(every) < 2 * INTERVAL_MIN_BOOTS:
+        return None
+    threshold_us = SLOW_BOOT_FACTOR * every[(len(every) - 1) // 4]
+    rounds = {k: [i + 1 for i, v in enumerate(lat[k])
+                  if v is not None and v > threshold_us] for k in KERNELS}
+    return {"threshold_us": threshold_us, "rounds": rounds,
+            "uneven": abs(len(rounds["project"]) - len(rounds["stock"]))
+            >= SLOW_BOOT_UNEVEN}
+
+
+def print_slow_boots(slow, boots):
+    if slow is None:
+        return
+    counts = []
+    for k in KERNELS:
+        rounds = slow["rounds"][k]
+        where = f" (rounds {', '.join(map(str, rounds))})" if rounds else ""
+        counts.append(f"{k} {len(rounds)} of {len(boots[k])}{where}")
+    print(f"  slow host boots (unpaced round trip over {SLOW_BOOT_FACTOR}x"
+          f" the run's lower quartile, {slow['threshold_us']:.1f} us):"
+          f" {'; '.join(counts)}")
+    if slow["uneven"]:
+        print("  uneven: the host's slow spells fell more on one kernel;"
+              " its ratios and intervals\n  carry them, not only the"
+              " kernels: rerun in a quieter hour before reading them")
+
+
 def target_line(t):
     """One target: its value, interval, bound and verdict."""
     if t["value"] is None:
@@ -250,6 +297,8 @@ def main():
     print_unheld_paces(table)
     print_table(table, ["idle"], [("host CPU s/s", "host_cpu", "{:.4f}"),
                                   ("halts", "halts", "{:.0f}")])
+    slow = slow_boots(boots)
+    print_slow_boots(slow, boots)
     results = check_targets(table)
     add_intervals(results, boots)
     print(f"  targets (project / stock; [{INTERVAL:.0%} interval over"
@@ -260,7 +309,8 @@ def main():
     with open(args.meta) as f:
         meta = json.load(f)
     record = {"title": args.title, "meta": meta, "rounds": rounds,
-              "median": table, "runs": runs, "targets": results,
+              "median": table, "runs": runs, "slow_boots": slow,
+              "targets": results,
               "targets_met": all(t["met"] for t in results),
               "targets_resolved": all(t["resolved"] for t in results)}
     try:
