@@ -211,7 +211,9 @@ def slow_boots(boots):
     for several rounds and can fall on one kernel's boots more than the
     other's: an A/A run then "resolves" a difference that is the host's.
     The unpaced round trip, the first load of each boot and the one most
-    sensitive to host noise, marks those boots. Return None without it.
+    sensitive to host noise, marks those boots. A kernel slower by the
+    factor in every boot would have all its boots marked: the count says
+    where to look, an A/A run says which it is. Return None without it.
     """
     lat = {k: [b.get("unpaced", {}).get("latency_us") for b in boots[k]]
            for k in KERNELS}
@@ -238,9 +240,10 @@ def print_slow_boots(slow, boots):
           f" the run's lower quartile, {slow['threshold_us']:.1f} us):"
           f" {'; '.join(counts)}")
     if slow["uneven"]:
-        print("  uneven: the host's slow spells fell more on one kernel;"
-              " its ratios and intervals\n  carry them, not only the"
-              " kernels: rerun in a quieter hour before reading them")
+        print("  uneven: one kernel has more slow boots; unless it is that"
+              " much slower itself (an A/A\n  run in the same hour tells),"
+              " its ratios and intervals carry the host's spells:"
+              " rerun\n  in a quieter hour before reading them")
 
 
 def target_line(t):
