@@ -58,6 +58,15 @@ arch_qemu() {
 	esac
 }
 
+# need_qemu ARCH : install what booting an ARCH guest takes: QEMU, and
+# for arm64 the cross compiler of the guest tools.
+need_qemu() {
+	case "$1" in
+	x86_64) need_pkgs qemu-system-x86 ;;
+	arm64) need_pkgs qemu-system-arm gcc-aarch64-linux-gnu ;;
+	esac
+}
+
 arch_cross_compile() {
 	case "$1" in
 	x86_64) echo "" ;;
