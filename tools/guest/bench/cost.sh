@@ -16,6 +16,8 @@ phase() {
 . /haltpoll/idle-counters.sh
 
 # hpstat CONFIG LOAD WHEN : the governor's counters, when it is in use.
+# Read outside the phase markers: reading and printing them costs the
+# host CPU time that only haltpoll's phases would be charged.
 hpstat() {
 	[ "$1" = haltpoll ] || return 0
 	haltpoll_counters "HPSTAT $1 $2 $3"
@@ -28,8 +30,8 @@ paced() {
 	pipe-bench -l "$3" -p "$2" |
 		sed -n -e "s/^usecs\/op: /LATENCY $1 pace$2 /p" \
 			-e "s/^period_us: /PERIOD $1 pace$2 /p"
-	hpstat "$1" "pace$2" end
 	phase none
+	hpstat "$1" "pace$2" end
 }
 
 # idle CONFIG : an idle spell.
@@ -37,8 +39,8 @@ idle() {
 	hpstat "$1" idle begin
 	phase "$1 idle"
 	sleep 5
-	hpstat "$1" idle end
 	phase none
+	hpstat "$1" idle end
 }
 
 # use CONFIG : load or unload the driver, and let the change settle.

@@ -84,13 +84,16 @@ echo "DRIVER $kernel $(cat /sys/devices/system/cpu/cpuidle/current_driver)" \
 # A warm-up run: first-touch page faults and cache misses are not idle cost.
 pipe-bench -l 500 > /dev/null
 sleep 1
+# The governor's statistics are read outside the cpuidle counters, which
+# both kernels have: reading and printing them wakes the CPUs, and only
+# the project's kernel has them to read.
 for load in $loads; do
-	counters "$load" begin
 	hpstat "$load" begin
+	counters "$load" begin
 	phase "$kernel $load"
 	run "$load"
 	phase none
-	hpstat "$load" end
 	counters "$load" end
+	hpstat "$load" end
 	sleep 0.5
 done
