@@ -634,9 +634,8 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	early = haltpoll_end_timer_halt(hc);
 	if (early)
 		haltpoll_early_woke(hc);
-	/* Neither a halt the tick ended nor an early wakeup alone is one. */
-	if (hc->entry_ns && (!early || need_resched()) &&
-	    !(index != 0 && got_tick))
+	if (hc->entry_ns &&
+	    haltpoll_recur_counts(index != 0, got_tick, early, need_resched()))
 		haltpoll_recur_woken(&hc->recur, haltpoll_woken_at(hc, index));
 	/* A timer says nothing of the wakeups a window is for. */
 	if (early)

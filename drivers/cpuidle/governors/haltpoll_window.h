@@ -436,6 +436,7 @@ static inline unsigned int haltpoll_timerless_next(unsigned int timerless,
  * state depth; this needs the wakeup's time, to place a poll before it.
  * An interval above HALTPOLL_RECUR_MAX_NS starts the measurement over:
  * wakeups that rare save little by a poll before each.
+ * haltpoll_recur_counts() says which idle periods end on a wakeup.
  *
  * A deviation of a quarter of the interval lets the poll run up to half
  * an interval past the expected time, within guest_halt_poll_ns still.
@@ -485,6 +486,31 @@ static inline void haltpoll_recur_woken(struct haltpoll_recurrence *r,
 		r->seen += r->seen < HALTPOLL_RECUR_MIN;
 	}
 	r->last_ns = now_ns;
+}
+
+/**
+ * haltpoll_recur_counts - whether an idle period ended on a wakeup to time
+ * @halted: the period ended in the halt state
+ * @got_tick: the tick ran during it
+ * @early: the governor's early wakeup ended the halt
+ * @resched: the idle loop is to reschedule (need_resched())
+ *
+ * An idle period ends when the CPU has something to run. A halt that the
+ * tick or the early wakeup ended with nothing to run is not such an end:
+ * the CPU goes back to idle, and the interval runs on. A halt at whose end
+ * a task is to run is one, the tick run in it or not: that covers a task
+ * woken by the tick's own work, and a wakeup that came before a tick on a
+ * host that runs a halted vCPU late, where the tick falls into the delay
+ * on some idle periods; left out, each of those would double an interval
+ * and break the recurrence for the next several. An interrupt that woke no
+ * task still counts only without the tick in the halt.
+ *
+ * Return: true if the period's end is a wakeup for the recurrence.
+ */
+static inline bool haltpoll_recur_counts(bool halted, bool got_tick,
+					 bool early, bool resched)
+{
+	return resched || !(early || (halted && got_tick));
 }
 
 /**

@@ -575,6 +575,51 @@ static void haltpoll_recurrence_test(struct kunit *test)
 	}
 }
 
+struct counts_case {
+	const char *name;
+	bool halted;
+	bool got_tick;
+	bool early;
+	bool resched;
+	bool counts;
+};
+
+/*
+ * A poll ends only with something to run or at its limit, and one that
+ * timed out never gets here (haltpoll_reflect() returns first; a wakeup
+ * in the gap after it is haltpoll_select_recurring_edges_test()'s).
+ */
+static const struct counts_case counts_cases[] = {
+	{ "a poll that caught a wakeup", false, false, false, true, true },
+	{ "a halt a task's wakeup ended", true, false, false, true, true },
+	{ "a halt an interrupt ended, nothing to run", true, false, false,
+	  false, true },
+	{ "a halt the tick ended, nothing to run", true, true, false, false,
+	  false },
+	{ "a halt the early wakeup ended, nothing to run", true, false, true,
+	  false, false },
+	{ "a halt the early wakeup ended, a wakeup pending", true, false, true,
+	  true, true },
+	{ "a task to run and the tick in the halt (woken late, or by the tick)",
+	  true, true, false, true, true },
+	{ "the early wakeup and the tick, nothing to run", true, true, true,
+	  false, false },
+	{ "the early wakeup, the tick and a task to run", true, true, true,
+	  true, true },
+};
+
+/* Which idle periods end on a wakeup haltpoll-recurring-wakeup times. */
+static void haltpoll_recur_counts_test(struct kunit *test)
+{
+	const struct counts_case *c;
+
+	for (c = counts_cases; c < counts_cases + ARRAY_SIZE(counts_cases); c++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    haltpoll_recur_counts(c->halted, c->got_tick,
+							  c->early, c->resched),
+				    c->counts, "case: %s", c->name);
+}
+
 static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_window_next_test),
 	KUNIT_CASE(haltpoll_window_grows_to_limit_test),
@@ -592,6 +637,7 @@ static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_lead_in_use_test),
 	KUNIT_CASE(haltpoll_timer_walk_test),
 	KUNIT_CASE(haltpoll_recurrence_test),
+	KUNIT_CASE(haltpoll_recur_counts_test),
 	{}
 };
 
