@@ -110,12 +110,34 @@ note_window() {
 	[ "$w" -le "$max_window_ns" ] || max_window_ns=$w
 }
 
-# caught_in_pipe_bench CPU : polls CPU caught during 2000 round trips.
+# The window's ceiling while polls are counted. A debug kernel's round
+# trip under TCG runs 200 to 350 us and slows as lockdep and KASAN gather
+# state, so each CPU idles about as long as 6.12's 200 us ceiling: there
+# one run of 2000 round trips caught 306 polls, another 1937, with nothing
+# wrong. 2 ms leaves every wakeup within reach.
+count_poll_ns=2000000
+
+# caught_in_pipe_bench CPU : polls CPU caught during 2000 round trips,
+# the window's ceiling at count_poll_ns, then the 6.12 defaults again.
 caught_in_pipe_bench() {
 	local before
+	set_param guest_halt_poll_ns $count_poll_ns
 	before=$(awk -v c="$1" '$1 == c { print $3 }' $stats)
 	pipe-bench -l 2000 > /dev/null
 	echo $(( $(awk -v c="$1" '$1 == c { print $3 }' $stats) - before ))
+	restore_defaults
+}
+
+# best_caught CPU : the most polls CPU caught in three such runs. Even at
+# 2 ms, one of 16 single counts caught 927 where the others caught 1462
+# to 1984; a governor that no longer adapts catches few in all three.
+best_caught() {
+	local best=0 n
+	for _ in 1 2 3; do
+		n=$(caught_in_pipe_bench "$1")
+		[ "$n" -le "$best" ] || best=$n
+	done
+	echo "$best"
 }
 
 # The largest window any trace event reported.
@@ -133,9 +155,9 @@ churn() {
 	sleep 3
 	before=$(latency_us)
 	echo "# latency before: $before usecs/op"
-	fresh0=$(caught_in_pipe_bench 0)
-	fresh1=$(caught_in_pipe_bench 1)
-	echo "# polls caught in 2000 round trips, fresh: cpu0 $fresh0, cpu1 $fresh1"
+	fresh0=$(best_caught 0)
+	fresh1=$(best_caught 1)
+	echo "# most polls caught in 2000 round trips (best of 3), fresh: cpu0 $fresh0, cpu1 $fresh1"
 	expect_gt "a fresh driver's polls catch wakeups on cpu0 and cpu1" \
 		"$(( fresh0 < fresh1 ? fresh0 : fresh1 ))" 0
 	rmmod cpuidle_haltpoll
@@ -178,11 +200,11 @@ churn() {
 	restore_defaults
 	expect_eq "driver after the churn" "$(cat $cpuidle/current_driver)" haltpoll
 	expect_eq "governor after the churn" "$(cat $cpuidle/current_governor)" haltpoll
-	# A debug kernel's round trips are slow (about 1 ms under TCG), so
-	# the count a fresh driver catches is the measure, not a constant.
-	after0=$(caught_in_pipe_bench 0)
-	after1=$(caught_in_pipe_bench 1)
-	echo "# polls caught in 2000 round trips, after the churn: cpu0 $after0, cpu1 $after1"
+	# How fast a debug kernel runs varies from host to host, so the
+	# count a fresh driver caught is the measure, not a constant.
+	after0=$(best_caught 0)
+	after1=$(best_caught 1)
+	echo "# most polls caught in 2000 round trips (best of 3), after the churn: cpu0 $after0, cpu1 $after1"
 	expect_gt "cpu0 polls catch wakeups again after the churn" \
 		"$((after0 * 4))" "$fresh0"
 	expect_gt "cpu1 polls catch wakeups again after the churn" \
