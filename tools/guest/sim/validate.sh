@@ -6,7 +6,9 @@
 #   IDLE begin|end cpu poll_usage poll_time_us halt_usage halt_time_us
 #   HPSTAT begin|end <haltpoll-stat line>     (project kernel only)
 #   the trace lines: cpu_idle, guest_halt_poll_ns, hrtimer_start,
-#   _expire_entry and _cancel, sched_waking and sched_switch from idle
+#   _expire_entry and _cancel, sched_waking and sched_switch from idle,
+#   and the marks "@@COUNT begin|end" and "@@COUNTED begin|end" written
+#   just before and after each read of the counters
 # Arguments: LOADS, each one of unpaced or paceN (one round trip every N us).
 loads=${*:-"unpaced pace50 pace100 pace300 pace1000"}
 t=/sys/kernel/tracing
@@ -14,9 +16,19 @@ dmesg -n 1
 # shellcheck source=tools/guest/tests/idle-counters.sh
 . /haltpoll/idle-counters.sh
 
-# counters WHEN : cpuidle's counters, and the project governor's.
+# mark WHAT : a line in the trace.
+mark() {
+	echo "$1" > $t/trace_marker
+}
+
+# counters WHEN : cpuidle's counters, read between two marks into a file
+# (neither forks nor waits on the console), then the project governor's,
+# whose reader forks and which need no marks.
 counters() {
-	idle_counters "IDLE $1"
+	mark "@@COUNT $1"
+	idle_counters "IDLE $1" > /tmp/idle-counters
+	mark "@@COUNTED $1"
+	cat /tmp/idle-counters
 	haltpoll_counters "HPSTAT $1"
 }
 
@@ -46,20 +58,22 @@ echo global > $t/trace_clock
 # Only a switch away from the idle task tells that a poll caught a wakeup.
 echo 'prev_pid == 0' > $t/events/sched/sched_switch/filter
 pipe-bench -l 500 > /dev/null
-# The events are set up with tracing off and tracing turned on between
-# the two counter reads: the polls counted but not traced are then those
-# of one write at each end, not those of the seven that switch events.
+# The events are set up with tracing off, and the counters read with
+# tracing on between two marks each: cpuidle counts a residency as it
+# ends, so those that end between the reads' marks are the ones counted,
+# all of them traced (a residency that ends within a read's two marks
+# is either).
 echo 0 > $t/tracing_on
 for load in $loads; do
 	echo > $t/trace
 	echo "@@LOAD $load@@"
 	events 1
-	counters begin
 	echo 1 > $t/tracing_on
+	counters begin
 	run "$load"
-	echo 0 > $t/tracing_on
 	counters end
+	echo 0 > $t/tracing_on
 	events 0
-	grep -E "cpu_idle:|guest_halt_poll_ns:|hrtimer_start:|hrtimer_expire_entry:|hrtimer_cancel:|sched_waking:|sched_switch:" $t/trace
+	grep -E "cpu_idle:|guest_halt_poll_ns:|hrtimer_start:|hrtimer_expire_entry:|hrtimer_cancel:|sched_waking:|sched_switch:|tracing_mark_write: @@" $t/trace
 	echo "@@END@@"
 done
