@@ -101,27 +101,40 @@ def clock_offset(events):
     return min(diffs) if diffs else None
 
 
+MARKS = ("@@COUNT begin", "@@COUNTED begin", "@@COUNT end", "@@COUNTED end")
+# cpuidle adds a residency to its counters after the exit's event and the
+# interrupts run after it: one whose exit is traced this long before a
+# read's first mark may still be counted by that read or the next.
+COUNT_LAG = 200e-6
+
+
 def counted_span(events):
-    """When the counters' reads were marked: (after begin, before end).
+    """The four marks around the counters' reads, in MARKS' order.
 
     cpuidle counts a residency as it ends, so those that end after the
     first read's second mark and before the last read's first mark were
-    counted; one that ended within a read's two marks may have been. A
-    log without marks (older recordings) counts every residency.
+    counted; one that ended within a read's marks (or COUNT_LAG before
+    them) may have been. A log without marks (recordings before 11)
+    counts every residency; one with some missing (the trace buffer
+    overran) is refused.
     """
     marks = {rest.strip(): ts for _, ts, name, rest in events
-             if name == "tracing_mark_write"}
-    return (marks.get("@@COUNTED begin", float("-inf")),
-            marks.get("@@COUNT end", float("inf")),
-            marks.get("@@COUNT begin", float("-inf")),
-            marks.get("@@COUNTED end", float("inf")))
+             if name == "tracing_mark_write" and rest.strip() in MARKS}
+    if not marks:
+        return (float("-inf"),) * 2 + (float("inf"),) * 2
+    if len(marks) != len(MARKS):
+        sys.exit(f"validate.py: marks missing: {set(MARKS) - set(marks)}")
+    return tuple(marks[m] for m in MARKS)
 
 
 def in_count(res, span):
-    """The residencies counted for sure, and how many may have been."""
-    counted = [r for r in res if span[0] < r["end"] < span[1]]
-    unsure = [r for r in res if span[2] <= r["end"] <= span[0] or
-              span[1] <= r["end"] <= span[3]]
+    """The residencies counted for sure, and those that may have been."""
+    count_begin, counted_begin, count_end, counted_end = span
+    counted = [r for r in res if counted_begin < r["end"] <
+               count_end - COUNT_LAG]
+    unsure = [r for r in res
+              if count_begin - COUNT_LAG <= r["end"] <= counted_begin or
+              count_end - COUNT_LAG <= r["end"] <= counted_end]
     return counted, unsure
 
 
@@ -130,12 +143,13 @@ def entry_cost(rows):
 
     What the trace brackets less what cpuidle counted, over the CPUs and
     loads whose residencies of that state were all counted for sure: the
-    idle entry's event is dated before cpuidle's clock starts. A caught
-    poll the simulator replays runs from that entry to the wakeup plus
-    the measured delay to the exit, so it carries the difference; on
-    periods of a few microseconds (unpaced) it is a tenth or more of the
-    poll time. Printed, not corrected for: the halts' figure, the one
-    independent of the poll time checked, is not the polls' (README).
+    entry's event is dated before cpuidle's clock starts, the exit's
+    after it stops. A caught poll the simulator replays runs from that
+    entry to the wakeup plus the measured delay to the exit, so it
+    carries the difference, whose share of the poll time is larger the
+    shorter the polls. Printed, not corrected for: the halts' figure,
+    measured apart from the poll time checked, is not the polls'
+    (tools/sim/README.md, recordings 11 and 12).
     """
     cost = {}
     for state, n_key, traced_key, counted_key in (
@@ -501,9 +515,10 @@ def main():
               " (medians)")
         print_lateness(kernel, [r for r in rows if r["kernel"] == kernel])
         print(f"info    {kernel}: the trace brackets a residency longer"
-              f" than cpuidle counts it by {cost[0][0] / 1e3:.2f} us"
-              f" ({cost[0][1]} polls), {cost[1][0] / 1e3:.2f} us"
-              f" ({cost[1][1]} halts)")
+              " than cpuidle counts it by " + ", ".join(
+                  f"{cost[st][0] / 1e3:.2f} us ({cost[st][1]} {what})"
+                  if cost[st][1] else f"n/a (no {what} all counted)"
+                  for st, what in ((0, "polls"), (1, "halts"))))
         for load, t in tot.items():
             rc = ratio(t["sim_caught"], t["caught"])
             rp = ratio(t["sim_poll_us"], t["poll_us"])

@@ -21,15 +21,18 @@ mark() {
 	echo "$1" > $t/trace_marker
 }
 
-# counters WHEN : cpuidle's counters, read between two marks into a file
-# (neither forks nor waits on the console), then the project governor's,
-# whose reader forks and which need no marks.
+# counters WHEN : cpuidle's counters, read between two marks into
+# /tmp/counters-WHEN (neither forks nor waits on the console), and the
+# project governor's, whose reader forks and which need no marks: before
+# the marks at the load's beginning, after them at its end, so that the
+# span between the marks is the load's.
 counters() {
+	local f=/tmp/counters-$1
+	[ "$1" = end ] || haltpoll_counters "HPSTAT $1" > "$f.hp"
 	mark "@@COUNT $1"
-	idle_counters "IDLE $1" > /tmp/idle-counters
+	idle_counters "IDLE $1" > "$f"
 	mark "@@COUNTED $1"
-	cat /tmp/idle-counters
-	haltpoll_counters "HPSTAT $1"
+	[ "$1" = begin ] || haltpoll_counters "HPSTAT $1" > "$f.hp"
 }
 
 events() {
@@ -74,6 +77,8 @@ for load in $loads; do
 	counters end
 	echo 0 > $t/tracing_on
 	events 0
+	cat /tmp/counters-begin /tmp/counters-begin.hp \
+	    /tmp/counters-end /tmp/counters-end.hp
 	grep -E "cpu_idle:|guest_halt_poll_ns:|hrtimer_start:|hrtimer_expire_entry:|hrtimer_cancel:|sched_waking:|sched_switch:|tracing_mark_write: @@" $t/trace
 	echo "@@END@@"
 done

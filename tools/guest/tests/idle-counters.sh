@@ -5,13 +5,16 @@
 
 # idle_counters PREFIX : per CPU, "PREFIX cpu poll_usage poll_time_us
 # halt_usage halt_time_us". Shell builtins only: without a fork, every
-# CPU's counters are read within a millisecond or so under TCG, so a
-# trace mark on each side dates the read (tools/guest/sim/validate.sh).
+# CPU's counters are read within a few milliseconds under TCG, so a trace
+# mark on each side dates the read (tools/guest/sim/validate.sh).
 idle_counters() {
 	local d cpu u0 t0 u1 t1
 	for d in /sys/devices/system/cpu/cpu[0-9]*/cpuidle; do
 		cpu=${d%/cpuidle}
 		cpu=${cpu##*/cpu}
+		# A read that fails leaves its variable empty, not the last
+		# CPU's value.
+		u0='' t0='' u1='' t1=''
 		read -r u0 < "$d/state0/usage"
 		read -r t0 < "$d/state0/time"
 		read -r u1 < "$d/state1/usage"
