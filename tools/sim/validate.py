@@ -138,7 +138,7 @@ def in_count(res, span):
     return counted, unsure
 
 
-def entry_cost(rows):
+def trace_bracket_ns(rows):
     """How much longer the trace brackets a residency of each state (ns).
 
     What the trace brackets less what cpuidle counted, over the CPUs and
@@ -149,7 +149,7 @@ def entry_cost(rows):
     carries the difference, whose share of the poll time is larger the
     shorter the polls. Printed, not corrected for: the halts' figure,
     measured apart from the poll time checked, is not the polls'
-    (tools/sim/README.md, recordings 11 and 12).
+    (tools/sim/README.md, recordings 11 to 13).
     """
     cost = {}
     for state, n_key, traced_key, counted_key in (
@@ -494,7 +494,7 @@ def main():
     for kernel, path in logs.items():
         tot = defaultdict(lambda: defaultdict(float))
         recorded = record(kernel, path, outdir)
-        cost = entry_cost(recorded)
+        cost = trace_bracket_ns(recorded)
         for row in recorded:
             row["sim_caught"], sim_poll = simulate(
                 sim, row["trace"], POLICY[kernel], row["lead_ns"], row)
