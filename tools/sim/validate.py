@@ -374,8 +374,7 @@ def record(kernel, path, outdir):
             res, unsure = in_count(residencies(d["events"], cpu, offset),
                                    span)
             per, counted, delays = periods(res, wakings(d["events"], cpu))
-            traced = {st: [r["end"] - r["start"] for r in res
-                           if r["state"] == st] for st in (0, 1)}
+            halts = [r["end"] - r["start"] for r in res if r["state"] == 1]
             early = early_wakes(d["events"], cpu)
             load_spins[load] += delays["spin"]
             load_overs[load] += delays["over"]
@@ -407,8 +406,8 @@ def record(kernel, path, outdir):
                    "trace_poll_us": round(counted["poll_us"]),
                    "polls": e[0] - b[0], "trace_polls": counted["polls"],
                    "halt_us": e[3] - b[3], "halts": e[2] - b[2],
-                   "trace_halts": len(traced[1]),
-                   "trace_halt_us": sum(traced[1]) * 1e6,
+                   "trace_halts": len(halts),
+                   "trace_halt_us": sum(halts) * 1e6,
                    "unsure0": sum(1 for r in unsure if r["state"] == 0),
                    "unsure1": sum(1 for r in unsure if r["state"] == 1)}
             if hp:
