@@ -648,6 +648,17 @@ static const struct policy policies[] = {
 /* Deterministic generators: xorshift, so every run replays the same. */
 static u64 rng_state = 88172645463325252ULL;
 
+/*
+ * -s: another sequence of the draws a replay makes (-W, -o, -O), the
+ * synthetic traces unchanged; 0 keeps the default one.
+ */
+static void seed_draws(u64 seed)
+{
+	rng_state ^= seed * 0x9e3779b97f4a7c15ULL;
+	if (!rng_state)
+		rng_state = 1;
+}
+
 static double uniform(void)
 {
 	rng_state ^= rng_state << 13;
@@ -829,6 +840,7 @@ static void usage(void)
 		"                    [-W HALT_WAKES_FILE] [-o SPINS_FILE]\n"
 		"                    [-O OVERSHOOTS_FILE] [-g GAP_NS]\n"
 		"                    [-p MAX_NS,GROW_START_NS,GROW,SHRINK]\n"
+		"                    [-s SEED]\n"
 		"                    [TRACE_FILE...]\n"
 		"Replays the synthetic traces and every TRACE_FILE (idle periods\n"
 		"in ns, one per line, \" t\" after those a timer ended) through\n"
@@ -842,7 +854,8 @@ static void usage(void)
 		"line (default: a poll ends at its limit), -O how far polls\n"
 		"that outlast their first spin run past their limit, in ns\n"
 		"(default: in whole spins), -g the gap from a poll's end to\n"
-		"the halt (default 0).\n"
+		"the halt (default 0), -s another sequence of the random draws\n"
+		"(default 0).\n"
 		"A recorded line may carry a third field, the timer's lateness,\n"
 		"and end in \" r NS\", the time to the next period's start.\n");
 	exit(2);
@@ -960,10 +973,11 @@ int main(int argc, char **argv)
 	static struct trace traces[MAX_TRACES];
 	static struct outcome out[MAX_TRACES][NR_POLICIES];
 	size_t n = 0, t, k;
+	u64 seed = 0;
 	int opt, json = 0, recorded_only = 0;
 	const char *why;
 
-	while ((opt = getopt(argc, argv, "jrl:w:W:o:O:g:p:h")) != -1) {
+	while ((opt = getopt(argc, argv, "jrl:w:W:o:O:g:p:s:h")) != -1) {
 		switch (opt) {
 		case 'j':
 			json = 1;
@@ -992,6 +1006,9 @@ int main(int argc, char **argv)
 		case 'g':
 			sim_gap_ns = strtoull(optarg, NULL, 10);
 			break;
+		case 's':
+			seed = strtoull(optarg, NULL, 10);
+			break;
 		case 'w':
 			if (sscanf(optarg, "%" SCNu64 ",%" SCNu64,
 				   &sim_halt_wake_ns, &sim_poll_wake_ns) < 1)
@@ -1013,6 +1030,7 @@ int main(int argc, char **argv)
 	}
 	if (!recorded_only)
 		gen_synthetic(traces, &n);
+	seed_draws(seed);
 	for (; optind < argc && n < MAX_TRACES; optind++)
 		if (load_trace(traces, &n, argv[optind])) {
 			fprintf(stderr, "haltpoll-sim: %s: %s\n", argv[optind],

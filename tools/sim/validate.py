@@ -32,6 +32,9 @@ import sys
 from collections import defaultdict
 
 TOLERANCE = 0.15
+# Replays of each trace, each with its own sequence of the simulator's
+# random draws (-s): the verdict takes the median ratio.
+DRAWS = 9
 # Fewest measured delays to draw from, rather than take their median.
 MIN_SAMPLES = 20
 EXIT = "4294967295"
@@ -335,15 +338,21 @@ def median(values):
 
 
 def simulate(sim, path, policy, lead_ns, delays):
+    """Polls caught and poll time (us), one of each per draw sequence."""
     cmd = [sim, "-j", "-r", "-l", str(lead_ns), "-o", delays["spins"],
            *(["-O", delays["overshoots"]] if delays["overshoots"] else []),
            *(["-W", delays["halt_wakes"]] if delays["halt_wakes"] else []),
            "-g", str(delays["gap_ns"]), "-w",
            f"{delays['halt_wake_ns']},{delays['poll_wake_ns']}", path]
-    out = json.loads(subprocess.run(cmd, check=True, capture_output=True,
-                                    text=True).stdout)
-    o = out["traces"][0]["policies"][policy]
-    return o["caught"] + o["timer_caught"], o["polled_ns"] / 1e3
+    caught, poll_us = [], []
+    for seed in range(DRAWS):
+        out = json.loads(subprocess.run(cmd + ["-s", str(seed)], check=True,
+                                        capture_output=True,
+                                        text=True).stdout)
+        o = out["traces"][0]["policies"][policy]
+        caught.append(o["caught"] + o["timer_caught"])
+        poll_us.append(o["polled_ns"] / 1e3)
+    return caught, poll_us
 
 
 def ratio(a, b):
@@ -494,13 +503,19 @@ def main():
         tot = defaultdict(lambda: defaultdict(float))
         recorded = record(kernel, path, outdir)
         cost = trace_bracket_ns(recorded)
+        draws = defaultdict(lambda: [[0] * DRAWS, [0.0] * DRAWS])
         for row in recorded:
-            row["sim_caught"], sim_poll = simulate(
-                sim, row["trace"], POLICY[kernel], row["lead_ns"], row)
+            caught, poll_us = simulate(sim, row["trace"], POLICY[kernel],
+                                       row["lead_ns"], row)
+            row["sim_caught"] = median(caught)
+            sim_poll = median(poll_us)
             row["sim_poll_us"] = round(sim_poll)
             rows.append(row)
-            for k in ("sim_caught", "caught", "sim_poll_us", "poll_us"):
+            for k in ("caught", "poll_us"):
                 tot[row["load"]][k] += row[k]
+            for i in range(DRAWS):
+                draws[row["load"]][0][i] += caught[i]
+                draws[row["load"]][1][i] += poll_us[i]
             print(f"{kernel:8} {row['load']:9} {row['cpu']:>3}"
                   f" {row['sim_caught']:>7} / {row['caught']:<6}"
                   f" {ratio(row['sim_caught'], row['caught']):6.2f}"
@@ -519,13 +534,18 @@ def main():
                   if cost[st][1] else f"n/a (no {what} all counted)"
                   for st, what in ((0, "polls"), (1, "halts"))))
         for load, t in tot.items():
-            rc = ratio(t["sim_caught"], t["caught"])
-            rp = ratio(t["sim_poll_us"], t["poll_us"])
+            rcs = sorted(ratio(x, t["caught"]) for x in draws[load][0])
+            rps = sorted(ratio(x, t["poll_us"]) for x in draws[load][1])
+            rc, rp = median(rcs), median(rps)
+            t["sim_caught"] = rc * t["caught"]
+            t["sim_poll_us"] = rp * t["poll_us"]
             ok = abs(rc - 1) <= TOLERANCE and abs(rp - 1) <= TOLERANCE
             failed += not ok
             print(f"{'ok' if ok else 'FAIL':7} sim-vs-live: {kernel} {load}:"
-                  f" caught {rc:.2f}, poll time {rp:.2f}"
-                  f" (simulated / counted, target within {TOLERANCE:.0%})")
+                  f" caught {rc:.2f} [{rcs[0]:.2f}, {rcs[-1]:.2f}],"
+                  f" poll time {rp:.2f} [{rps[0]:.2f}, {rps[-1]:.2f}]"
+                  f" (simulated / counted, median [range] of {DRAWS}"
+                  f" draws, target within {TOLERANCE:.0%})")
         totals[kernel] = tot
     print_comparison(totals)
     with open(os.path.join(outdir, "validate.json"), "w") as f:
