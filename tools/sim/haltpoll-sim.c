@@ -64,10 +64,14 @@ struct outcome {
 	u64 polled_ns;
 };
 
-/* A policy: the window for the next period, and what it learns after. */
+/*
+ * A policy: the window for the next period, and what it learns after. It
+ * replays a copy of the trace's periods, whose timer periods it may move
+ * (carry_to_timer()).
+ */
 struct policy {
 	const char *name;
-	void (*replay)(const struct haltpoll_params *p, const struct trace *t,
+	void (*replay)(const struct haltpoll_params *p, struct trace *t,
 		       struct outcome *o);
 };
 
@@ -260,6 +264,44 @@ static u64 halt_after(const struct trace *t, size_t i, u64 poll_ns)
 	return idle_ns > poll_ns ? idle_ns - poll_ns : 0;
 }
 
+/*
+ * When the CPU ran after the wakeup that ended period @i: in the guest, as
+ * recorded (a halted vCPU's delay, or a polling one's); in the replay, a
+ * polling CPU's delay unless the policy had it @halted.
+ */
+static s64 ran_sooner_ns(const struct trace *t, size_t i, bool halted)
+{
+	u64 guest_ns = t->late_ns[i] ?: sim_poll_wake_ns;
+	u64 model_ns = halted ? (t->late_ns[i] ?: sim_halt_wake_ns) :
+				sim_poll_wake_ns;
+
+	return (s64)guest_ns - (s64)model_ns;
+}
+
+/*
+ * A CPU's own timer expires at a set time, such as a pacer's sleep until
+ * its next slot. Where the policy took a wakeup sooner than the guest did
+ * (it polled where the guest halted), the CPU went on that much sooner and
+ * its next timer period lasts that much longer; where later, shorter. A
+ * period another CPU's wakeup ended keeps its length: the waker answers
+ * this CPU's own request. Call with the policy's outcome of period @i - 1
+ * (@halted) before replaying period @i; @ahead_ns is the replay's lead
+ * over the guest.
+ */
+static void carry_to_timer(struct trace *t, size_t i, bool halted,
+			   s64 *ahead_ns)
+{
+	s64 idle_ns;
+
+	if (i && t->woken[i - 1])
+		*ahead_ns += ran_sooner_ns(t, i - 1, halted);
+	if (!t->timer[i])
+		return;
+	idle_ns = (s64)t->idle_ns[i] + *ahead_ns;
+	t->idle_ns[i] = idle_ns > 0 ? idle_ns : 1;
+	*ahead_ns = 0;
+}
+
 /* A wakeup caught by a poll: a timer's, or one a window is for. */
 static void count_caught(struct outcome *o, const struct trace *t, size_t i)
 {
@@ -431,7 +473,7 @@ static u64 recur_woken_ns(const struct trace *t, size_t i, u64 end_ns,
 }
 
 static void replay_project(const struct haltpoll_params *p,
-			   const struct trace *t, struct outcome *o)
+			   struct trace *t, struct outcome *o)
 {
 	u64 max_ns = haltpoll_min_u64(p->max_ns, HALTPOLL_WINDOW_CAP_NS);
 	u64 window_ns = 0, late_poll_ns = 0, now_ns = 1;
@@ -442,10 +484,14 @@ static void replay_project(const struct haltpoll_params *p,
 	/* What dates a halted wakeup: the typical, or the running, lateness. */
 	u64 *late_ns = sim_halt_wakes ? &lateness.avg_ns : &sim_halt_wake_ns;
 	bool halted = false;
+	s64 ahead_ns = 0;
 	size_t i;
 
 	for (i = 0; i < t->n; now_ns += t->idle_ns[i] + run_after_ns(t, i), i++) {
-		u64 idle_ns = t->idle_ns[i];
+		u64 idle_ns;
+
+		carry_to_timer(t, i, halted, &ahead_ns);
+		idle_ns = t->idle_ns[i];
 		/*
 		 * A trace tells when a timer comes if it ended the period, or
 		 * if the tick ended the period before it (pending_ns()).
@@ -590,21 +636,25 @@ static u64 linux612_adjust(const struct haltpoll_params *p, u64 limit_ns,
 }
 
 static void replay_linux612(const struct haltpoll_params *p,
-			    const struct trace *t, struct outcome *o)
+			    struct trace *t, struct outcome *o)
 {
 	u64 limit_ns = 0, poll_ns;
-	bool timed_out = false;
+	bool timed_out = false, halted = false;
+	s64 ahead_ns = 0;
 	size_t i;
 
 	for (i = 0; i < t->n; i++) {
 		enum poll_end end;
 
+		carry_to_timer(t, i, halted, &ahead_ns);
 		o->periods++;
+		halted = true;
 		/* 6.12 halts after a poll that timed out, caught late or not. */
 		if (limit_ns && !timed_out) {
 			end = poll_period(o, t, i, limit_ns, &poll_ns);
 			timed_out = end == POLL_CAUGHT_LATE;
-			if (end != POLL_TIMED_OUT)
+			halted = end == POLL_TIMED_OUT;
+			if (!halted)
 				continue;
 			limit_ns = linux612_adjust(p, limit_ns,
 						   halt_after(t, i, poll_ns));
@@ -617,14 +667,14 @@ static void replay_linux612(const struct haltpoll_params *p,
 }
 
 static void replay_always_halt(const struct haltpoll_params *p,
-			       const struct trace *t, struct outcome *o)
+			       struct trace *t, struct outcome *o)
 {
 	o->periods += t->n;
 	o->halts += t->n;
 }
 
 static void replay_always_poll(const struct haltpoll_params *p,
-			       const struct trace *t, struct outcome *o)
+			       struct trace *t, struct outcome *o)
 {
 	size_t i;
 
@@ -634,6 +684,23 @@ static void replay_always_poll(const struct haltpoll_params *p,
 		o->periods++;
 		poll_period(o, t, i, p->max_ns, &poll_ns);
 	}
+}
+
+/* Replay @t under @policy on a copy of its periods' lengths. */
+static void replay_copy(const struct policy *policy,
+			const struct haltpoll_params *p, const struct trace *t,
+			struct outcome *o)
+{
+	struct trace copy = *t;
+
+	copy.idle_ns = malloc(t->n * sizeof(*t->idle_ns));
+	if (!copy.idle_ns) {
+		perror("haltpoll-sim");
+		exit(1);
+	}
+	memcpy(copy.idle_ns, t->idle_ns, t->n * sizeof(*t->idle_ns));
+	policy->replay(p, &copy, o);
+	free(copy.idle_ns);
 }
 
 static const struct policy policies[] = {
@@ -1040,7 +1107,7 @@ int main(int argc, char **argv)
 
 	for (t = 0; t < n; t++)
 		for (k = 0; k < NR_POLICIES; k++)
-			policies[k].replay(&p, &traces[t], &out[t][k]);
+			replay_copy(&policies[k], &p, &traces[t], &out[t][k]);
 
 	if (json) {
 		print_json(traces, n, out);
