@@ -194,12 +194,13 @@ def catch_only_ratio(table):
     """The project's summed paced poll less its timed-out polls, / stock's.
 
     What the project would have polled had no poll of its run out its
-    window, every catch kept as it came: the least a policy that catches
-    what the project caught, polling from where the project began to, can
-    poll. Below it lies only polling less for the catches themselves:
-    halting first and waking early before the wakeup, as the project does
-    for timers and recurring wakeups, which pays where the early wakeup's
-    lead (haltpoll-stat's lead_ns) is short of the wait.
+    window, every catch kept as it came: the least poll time of a policy
+    that catches every wakeup the project caught, each poll begun when
+    the project began it. Below it lies only polling less for the
+    catches themselves: halting first and waking early before the
+    wakeup, as the project does for timers and recurring wakeups, which
+    pays where the early wakeup's lead (haltpoll-stat's lead_ns) is
+    short of the wait.
     """
     try:
         caught = sum(table["project"][load]["caught_poll_us_per_op"]
