@@ -256,15 +256,11 @@ static u64 halted_ns(const struct trace *t, size_t i)
 	return t->idle_ns[i] + (t->late_ns[i] ?: sim_halt_wake_ns);
 }
 
-/*
- * How long the halt after a poll of @poll_ns lasted: it begins the gap
- * after the poll (-g), as the governor's halt residency does.
- */
+/* How long the halt after a poll of @poll_ns lasted. */
 static u64 halt_after(const struct trace *t, size_t i, u64 poll_ns)
 {
 	u64 idle_ns = halted_ns(t, i);
 
-	poll_ns += sim_gap_ns;
 	return idle_ns > poll_ns ? idle_ns - poll_ns : 0;
 }
 
