@@ -268,6 +268,9 @@ static u64 halt_after(const struct trace *t, size_t i, u64 poll_ns)
  * When the CPU ran after the wakeup that ended period @i: in the guest, as
  * recorded (a halted vCPU's delay, or a polling one's); in the replay, a
  * polling CPU's delay unless the policy had it @halted.
+ *
+ * Return: the guest's delay less the replay's, in ns: positive where the
+ * replay had the CPU running sooner.
  */
 static s64 ran_sooner_ns(const struct trace *t, size_t i, bool halted)
 {
@@ -280,13 +283,16 @@ static s64 ran_sooner_ns(const struct trace *t, size_t i, bool halted)
 
 /*
  * A CPU's own timer expires at a set time, such as a pacer's sleep until
- * its next slot. Where the policy took a wakeup sooner than the guest did
- * (it polled where the guest halted), the CPU went on that much sooner and
- * its next timer period lasts that much longer; where later, shorter. A
- * period another CPU's wakeup ended keeps its length: the waker answers
- * this CPU's own request. Call with the policy's outcome of period @i - 1
- * (@halted) before replaying period @i; @ahead_ns is the replay's lead
- * over the guest.
+ * its next slot (pipe-bench sleeps to an absolute time). Where the policy
+ * took a wakeup sooner than the guest did (it polled where the guest
+ * halted), the CPU went on that much sooner and its next timer period
+ * lasts that much longer; where later, shorter. A period another CPU's
+ * wakeup ended keeps its length: the waker answers this CPU's own request.
+ * Periods the tick ended are not timer periods here and keep theirs, as
+ * does a pending timer's due time (pending_ns()): a difference the model
+ * does not place. Call with the policy's outcome of period @i - 1
+ * (@halted) before replaying period @i; @ahead_ns is how far the replay
+ * runs ahead of the guest.
  */
 static void carry_to_timer(struct trace *t, size_t i, bool halted,
 			   s64 *ahead_ns)
@@ -298,8 +304,13 @@ static void carry_to_timer(struct trace *t, size_t i, bool halted,
 	if (!t->timer[i])
 		return;
 	idle_ns = (s64)t->idle_ns[i] + *ahead_ns;
+	/*
+	 * A replay that ran behind by more than the sleep finds the slot
+	 * passed: the timer fires at once (a period of 1 ns, as validate.py
+	 * records one) and the rest of the lag waits for the next slot.
+	 */
 	t->idle_ns[i] = idle_ns > 0 ? idle_ns : 1;
-	*ahead_ns = 0;
+	*ahead_ns = idle_ns < 0 ? idle_ns : 0;
 }
 
 /* A wakeup caught by a poll: a timer's, or one a window is for. */
@@ -686,14 +697,17 @@ static void replay_always_poll(const struct haltpoll_params *p,
 	}
 }
 
-/* Replay @t under @policy on a copy of its periods' lengths. */
+/*
+ * Replay @t under @policy on a copy of its periods' lengths, the one array
+ * a replay may write (carry_to_timer()).
+ */
 static void replay_copy(const struct policy *policy,
 			const struct haltpoll_params *p, const struct trace *t,
 			struct outcome *o)
 {
 	struct trace copy = *t;
 
-	copy.idle_ns = malloc(t->n * sizeof(*t->idle_ns));
+	copy.idle_ns = malloc((t->n ?: 1) * sizeof(*t->idle_ns));
 	if (!copy.idle_ns) {
 		perror("haltpoll-sim");
 		exit(1);
@@ -921,8 +935,8 @@ static void usage(void)
 		"line (default: a poll ends at its limit), -O how far polls\n"
 		"that outlast their first spin run past their limit, in ns\n"
 		"(default: in whole spins), -g the gap from a poll's end to\n"
-		"the halt (default 0), -s another sequence of the random draws\n"
-		"(default 0).\n"
+		"the halt (default 0), -s another sequence of the random\n"
+		"draws (default 0).\n"
 		"A recorded line may carry a third field, the timer's lateness,\n"
 		"and end in \" r NS\", the time to the next period's start.\n");
 	exit(2);
