@@ -343,11 +343,11 @@ def simulate(sim, path, policy, lead_ns, delays):
            *(["-O", delays["overshoots"]] if delays["overshoots"] else []),
            *(["-W", delays["halt_wakes"]] if delays["halt_wakes"] else []),
            "-g", str(delays["gap_ns"]), "-w",
-           f"{delays['halt_wake_ns']},{delays['poll_wake_ns']}", path]
+           f"{delays['halt_wake_ns']},{delays['poll_wake_ns']}"]
     caught, poll_us = [], []
     for seed in range(DRAWS):
-        out = json.loads(subprocess.run(cmd + ["-s", str(seed)], check=True,
-                                        capture_output=True,
+        out = json.loads(subprocess.run(cmd + ["-s", str(seed), path],
+                                        check=True, capture_output=True,
                                         text=True).stdout)
         o = out["traces"][0]["policies"][policy]
         caught.append(o["caught"] + o["timer_caught"])
