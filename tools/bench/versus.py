@@ -56,13 +56,19 @@ def add_hpstat(loads, begin, w):
 
     Fields after the CPU: window, polls caught, polls timed out, ns they
     wasted, ...; the caught polls and the waste per load, over both CPUs.
+    versus.sh reads them just outside the cpuidle counters (IDLE), so the
+    waste may take in a poll or two that the poll time does not. An end
+    without its begin (a garbled console line) is left out.
     """
     load, when, cpu = w[2], w[3], w[4]
     c = [int(x) for x in w[6:9]]
     if when == "begin":
         begin[("hp", load, cpu)] = c
         return
-    d = [e - b for e, b in zip(c, begin.pop(("hp", load, cpu)))]
+    b = begin.pop(("hp", load, cpu), None)
+    if b is None:
+        return
+    d = [e - x for e, x in zip(c, b)]
     m = loads.setdefault(load, {})
     m["polls_caught"] = m.get("polls_caught", 0) + d[0]
     m["wasted_us"] = m.get("wasted_us", 0) + d[2] / 1e3
@@ -108,7 +114,7 @@ def boot_metrics(out_path, samples_path):
             continue
         m["poll_us_per_op"] = m.get("poll_us", 0) / ops
         if "wasted_us" in m:
-            m["caught_poll_us_per_op"] = (m["poll_us"] - m["wasted_us"]) / ops
+            m["caught_poll_us"] = m["poll_us"] - m["wasted_us"]
         m["halts_per_op"] = m.get("halts", 0) / ops
         if m.get("period_us"):
             m["poll_share"] = m["poll_us_per_op"] / m["period_us"]
@@ -200,13 +206,13 @@ def catch_only_ratio(table):
     catches themselves: halting first and waking early before the
     wakeup, as the project does for timers and recurring wakeups, which
     pays where the early wakeup's lead (haltpoll-stat's lead_ns) is
-    short of the wait.
+    short of the wait. Summed over the loads as the summed target is
+    (check_targets()), the medians of each load's totals.
     """
     try:
-        caught = sum(table["project"][load]["caught_poll_us_per_op"]
+        caught = sum(table["project"][load]["caught_poll_us"]
                      for load in PACED_LOADS)
-        stock = sum(table["stock"][load]["poll_us_per_op"]
-                    for load in PACED_LOADS)
+        stock = sum(table["stock"][load]["poll_us"] for load in PACED_LOADS)
     except KeyError:
         return None
     return caught / stock if stock else None
