@@ -224,12 +224,8 @@ def catch_only_interval(boots):
     if min(len(b) for b in boots.values()) < INTERVAL_MIN_BOOTS:
         return None
     rng = random.Random(0)
-    values = []
-    for _ in range(RESAMPLES):
-        table = {k: medians([rng.choice(boots[k]) for _ in boots[k]])[0]
-                 for k in KERNELS}
-        values.append(catch_only_ratio(table))
-    return percentile_interval(values)
+    return percentile_interval(catch_only_ratio(resampled_table(boots, rng))
+                               for _ in range(RESAMPLES))
 
 
 def percentile_interval(values):
@@ -243,11 +239,15 @@ def percentile_interval(values):
             values[int((1 - tail) * (len(values) - 1))]]
 
 
+def resampled_table(boots, rng):
+    """The medians once more, from boots drawn with replacement."""
+    return {k: medians([rng.choice(boots[k]) for _ in boots[k]])[0]
+            for k in KERNELS}
+
+
 def resampled_values(boots, rng):
     """Each target's value once more, from boots drawn with replacement."""
-    table = {k: medians([rng.choice(boots[k]) for _ in boots[k]])[0]
-             for k in KERNELS}
-    return [t["value"] for t in check_targets(table)]
+    return [t["value"] for t in check_targets(resampled_table(boots, rng))]
 
 
 def add_intervals(results, boots):
