@@ -42,8 +42,9 @@ EXIT = "4294967295"
 # (the governor leaves it out) and the project's own early wakeup.
 OWN_TIMERS = ("tick_nohz_handler", "haltpoll_wake_fn")
 # print_foresight(): each period polled whole, then halting first with
-# the lead at these percentiles of the early wakeup's lateness.
-FORESIGHT_LEVELS = (None, 0.5, 0.9, 0.99)
+# the lead at these quantiles of the early wakeup's lateness (1.0: the
+# largest measured, which misses none).
+FORESIGHT_LEVELS = (None, 0.5, 0.9, 1.0)
 
 
 def default_6_12(name):
@@ -268,11 +269,12 @@ def periods(res, woken):
     the median one from a halt is the simulator's -w. So are the lengths
     of the periods a poll caught, to the poll's end: a timer's interrupt
     comes late to a polling vCPU too under TCG, and the poll lasts until
-    it does.
+    it does (in the project's kernel a period its early wakeup ended
+    counts its halt as well; print_foresight() takes stock's only).
     """
     counted = {"polls": 0, "caught": 0, "poll_us": 0.0}
     delays = {0: [], 1: [], "late": [], "spin": [], "over": [], "gap": [],
-              ("late", 0): [], ("late", 1): [], "caught": []}
+              ("late", 0): [], ("late", 1): [], "caught_len": []}
     result, start, w = [], None, 0
     for i, r in enumerate(res):
         nxt = res[i + 1] if i + 1 < len(res) else None
@@ -330,7 +332,7 @@ def periods(res, woken):
             mark = f" n {round((first_res['pending'] - start) * 1e9)}"
         result.append((max(1, round((end - start) * 1e9)), mark, start, end))
         if r["state"] == 0:
-            delays["caught"].append(r["end"] - start)
+            delays["caught_len"].append(r["end"] - start)
         start = None
     # The time from each period's end to the next one's start: the CPU's
     # delay in running (where cut at a wakeup) and its run time.
@@ -428,7 +430,7 @@ def record(kernel, path, outdir):
                    "unsure0": sum(1 for r in unsure if r["state"] == 0),
                    "unsure1": sum(1 for r in unsure if r["state"] == 1),
                    # For print_foresight(), not written out.
-                   "caught_s": delays["caught"],
+                   "caught_s": delays["caught_len"],
                    "lateness_s": early if len(early) >= MIN_SAMPLES
                    else delays[1]}
             if hp:
@@ -507,66 +509,79 @@ def foresight_poll(lengths, lateness, lead):
     wakeup @lead before L, polling from when that wakeup comes: after L -
     @lead plus its lateness, drawn from @lateness. A period no longer than
     the lead is polled for whole; one whose early wakeup comes later than
-    the lead is missed. Expected values over @lateness.
+    the lead is missed. Expected values over @lateness, which the caller
+    makes sure is not empty.
     """
-    spare = sum(lead - x for x in lateness if x < lead) / len(lateness)
-    late = sum(1 for x in lateness if x >= lead) / len(lateness)
+    spare = sum(lead - x for x in lateness if x <= lead) / len(lateness)
+    late = sum(1 for x in lateness if x > lead) / len(lateness)
     n_long = sum(1 for x in lengths if x > lead)
-    return sum(x for x in lengths if x <= lead) + n_long * spare, \
-        n_long * late
+    return (sum(x for x in lengths if x <= lead) + n_long * spare,
+            n_long * late)
 
 
-def percentile(values, p):
+def quantile(values, q):
+    """The upper nearest-rank @q quantile of @values; 1.0, the largest."""
     values = sorted(values)
-    return values[min(len(values) - 1, int(p * len(values)))]
+    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def print_foresight(rows, bracket_s):
-    """The least poll time that keeps stock's catches, knowing them ahead.
+    """What keeping stock's catches costs in poll time, knowing them ahead.
 
     Each period stock's poll caught is caught again with no poll wasted,
-    by foresight_poll(), at a lead of the median, the 90th and the 99th
-    percentile of the lateness the project's early wakeups had on that
-    CPU and load (a halted vCPU's wakeup delay where too few fired). The
-    periods are taken from the trace, less @bracket_s, what it adds to a
-    poll (trace_bracket_ns()). Summed over the paced loads and divided by
-    stock's counted poll time, it bounds what any governor keeping
-    stock's catches could reach on this host.
-    Where a policy polls less, a TCG host delivers timers sooner, so the
-    lateness taken is that of the project's polling, not of the bound's.
+    by foresight_poll(): polled for whole, or with the lead at a quantile
+    of the lateness the project's early wakeups had on that CPU and load
+    (a halted vCPU's wakeup delay where too few fired). The periods are
+    taken from the trace, less @bracket_s, what it adds to a poll
+    (trace_bracket_ns()). Summed over the paced loads and divided by
+    stock's counted poll time. An estimate, not a bound: it leaves out a
+    halt's exit and entry, but the lateness is that beside the project's
+    polling (a TCG host that polled less would deliver timers sooner),
+    one lead serves each CPU and load, and a period ended by a timer
+    counts how late the timer reached the polling vCPU.
     """
     lateness = {(r["load"], r["cpu"]): r["lateness_s"] for r in rows
                 if r["kernel"] == "project"}
-    stock = [r for r in rows if r["kernel"] == "stock" and
-             lateness.get((r["load"], r["cpu"]))]
+    stock = [r for r in rows if r["kernel"] == "stock"]
+    left = [f"{r['load']} cpu{r['cpu']}" for r in stock
+            if not lateness.get((r["load"], r["cpu"]))]
+    stock = [r for r in stock if lateness.get((r["load"], r["cpu"]))]
     if not stock:
         return
     print("info    stock's catches with no poll wasted, known ahead: poll"
           " time / stock's counted (misses / stock's catches), polling"
           " each whole; halting first, lead at the lateness's median; at"
-          " its 90th; at its 99th percentile:")
+          " its 90th percentile; at its largest:")
+    if left:
+        print("        left out, no lateness measured: " + ", ".join(left))
     sums = defaultdict(float)
     for load in dict.fromkeys(r["load"] for r in stock):
-        cells, counted = [], sum(r["poll_us"] for r in stock
-                                 if r["load"] == load)
-        caught = sum(r["caught"] for r in stock if r["load"] == load)
-        for p in FORESIGHT_LEVELS:
+        cpus = [r for r in stock if r["load"] == load]
+        counted = sum(r["poll_us"] for r in cpus)
+        caught = sum(r["caught"] for r in cpus)
+        cells = []
+        for q in FORESIGHT_LEVELS:
             poll_s = missed = 0.0
-            for r in (r for r in stock if r["load"] == load):
-                late = lateness[(load, r["cpu"])]
-                lengths = [max(0.0, x - bracket_s) for x in r["caught_s"]]
-                poll, miss = foresight_poll(lengths, late,
-                                            percentile(late, p)) \
-                    if p else (sum(lengths), 0)
+            for row in cpus:
+                poll, miss = foresight_cost(row, lateness, bracket_s, q)
                 poll_s, missed = poll_s + poll, missed + miss
             if load.startswith("pace"):
-                sums[p] += poll_s * 1e6
+                sums[q] += poll_s * 1e6
             cells.append(f"{ratio(poll_s * 1e6, counted):4.2f}"
                          f" ({ratio(missed, caught):4.2f})")
         print(f"        {load:9} " + "; ".join(cells))
     paced = sum(r["poll_us"] for r in stock if r["load"].startswith("pace"))
-    print("        paced, summed: " +
-          "; ".join(f"{ratio(sums[p], paced):4.2f}" for p in FORESIGHT_LEVELS))
+    print("        paced, summed: " + "; ".join(
+        f"{ratio(sums[q], paced):4.2f}" for q in FORESIGHT_LEVELS))
+
+
+def foresight_cost(row, lateness, bracket_s, q):
+    """foresight_poll() of a stock @row; polled whole if @q is None."""
+    lengths = [max(0.0, x - bracket_s) for x in row["caught_s"]]
+    if q is None:
+        return sum(lengths), 0
+    late = lateness[(row["load"], row["cpu"])]
+    return foresight_poll(lengths, late, quantile(late, q))
 
 
 def main():
