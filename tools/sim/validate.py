@@ -342,9 +342,14 @@ def periods(res, woken):
     return lines, counted, delays
 
 
-def median(values):
+def quantile(values, q):
+    """The upper nearest-rank @q quantile of @values; 1.0, the largest."""
     values = sorted(values)
-    return values[len(values) // 2] if values else 0
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def median(values):
+    return quantile(values, 0.5) if values else 0
 
 
 def simulate(sim, path, policy, lead_ns, delays):
@@ -517,12 +522,6 @@ def foresight_poll(lengths, lateness, lead):
     n_long = sum(1 for x in lengths if x > lead)
     return (sum(x for x in lengths if x <= lead) + n_long * spare,
             n_long * late)
-
-
-def quantile(values, q):
-    """The upper nearest-rank @q quantile of @values; 1.0, the largest."""
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def print_foresight(rows, bracket_s):
