@@ -371,13 +371,26 @@ static u64 replay_recurring(const struct haltpoll_params *p,
 		draw_ns(sim_halt_wakes_ns, sim_halt_wakes) :
 		haltpoll_min_u64(sim_halt_wake_ns, lead_ns);
 	u64 woke_ns = due_ns - lead_ns + late_ns, end_ns = polled_end_ns(t, i);
-	u64 limit_ns, poll_ns, halt_ns;
+	u64 limit_ns, poll_ns, halt_ns, ran_ns = halted_ns(t, i);
 
 	o->halts++;
 	*halted = true;
-	/* The wakeup came first, to the halt: the early wakeup is cancelled. */
-	if (end_ns <= woke_ns)
-		return haltpoll_window_next(p, window_ns, halted_ns(t, i));
+	/*
+	 * The wakeup came first, to the halt: the early wakeup is cancelled,
+	 * unless it was due before the halted CPU ran. Then it fires as the
+	 * CPU runs, and haltpoll_wake_fn() takes that lateness (a lead miss):
+	 * leaving such early wakeups out would keep the later ones out of the
+	 * lead, and lower it below the guest's.
+	 */
+	if (end_ns <= woke_ns) {
+		u64 expiry_ns = due_ns - lead_ns;
+
+		if (sim_halt_wakes && expiry_ns < ran_ns)
+			haltpoll_lateness_add(lateness,
+					      haltpoll_min_u64(late_ns, ran_ns - expiry_ns),
+					      max_ns);
+		return haltpoll_window_next(p, window_ns, ran_ns);
+	}
 	/*
 	 * As haltpoll_wake_fn(): an early wakeup that finds no wakeup pending
 	 * raises or lowers the lead, where the lateness is measured.
@@ -388,7 +401,7 @@ static u64 replay_recurring(const struct haltpoll_params *p,
 	limit_ns = haltpoll_min_u64(limit_ns > window_ns ? limit_ns : window_ns,
 				    max_ns);
 	/* The period from the early wakeup to the wakeup, halted or polled. */
-	halt_ns = halted_ns(t, i) - woke_ns;
+	halt_ns = ran_ns - woke_ns;
 	if (!limit_ns) {
 		o->halts++;
 		return haltpoll_window_next(p, window_ns, halt_ns);
