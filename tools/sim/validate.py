@@ -178,7 +178,8 @@ def residencies(events, cpu, offset):
     the trace clock: the governor saw that timer coming even when
     something else ended the period first. Timers are taken as pending
     from their arming to their expiry or cancellation; @offset is
-    clock_offset() of the load.
+    clock_offset() of the load. One that the governor's early wakeup
+    ended notes, as "early_late", how late that wakeup came (s).
     """
     out, cur, expires, window, pending = [], None, {}, None, {}
     for ecpu, ts, name, rest in events:
@@ -226,6 +227,11 @@ def residencies(events, cpu, offset):
                 exp_ns, armed = expires[m.group(1)]
                 late = (int(m.group(3)) - exp_ns) / 1e9
                 cur.setdefault("due", max(ts - late, armed))
+            elif m.group(2) == "haltpoll_wake_fn" and m.group(1) in expires:
+                # How late the governor's early wakeup came, as
+                # early_wakes() measures it.
+                cur["early_late"] = (int(m.group(3)) -
+                                     expires[m.group(1)][0]) / 1e9
         elif name == "sched_switch" and cur is None and out:
             out[-1]["switched"] = True
     return out
@@ -271,6 +277,10 @@ def periods(res, woken):
     comes late to a polling vCPU too under TCG, and the poll lasts until
     it does (in the project's kernel a period its early wakeup ended
     counts its halt as well; print_foresight() takes stock's only).
+    A period in which the project governor's early wakeup fired carries
+    how late it came (" e NS"): the simulator replays an early wakeup in
+    that period as late, not one drawn from all of them, as the host that
+    delayed it was then busy or not for the period's wakeup too.
     """
     counted = {"polls": 0, "caught": 0, "poll_us": 0.0}
     delays = {0: [], 1: [], "late": [], "spin": [], "over": [], "gap": [],
@@ -279,7 +289,9 @@ def periods(res, woken):
     for i, r in enumerate(res):
         nxt = res[i + 1] if i + 1 < len(res) else None
         if start is None:
-            start, first_res = r["start"], r
+            start, first_res, early = r["start"], r, None
+        if early is None:
+            early = r.get("early_late")
         # Only the timer that ended the period counts.
         timer = any(t not in OWN_TIMERS for t in r["timers"])
         if r["state"] == 0:
@@ -330,6 +342,9 @@ def periods(res, woken):
                 first_res.get("pending", 0) > r["end"]:
             # The tick ended the period before a timer the governor knew.
             mark = f" n {round((first_res['pending'] - start) * 1e9)}"
+        if early is not None:
+            # 0 is the simulator's "none": a lateness of 0 is 1 ns.
+            mark += f" e {max(1, round(early * 1e9))}"
         result.append((max(1, round((end - start) * 1e9)), mark, start, end))
         if r["state"] == 0:
             delays["caught_len"].append(r["end"] - start)
