@@ -46,6 +46,7 @@ OWN_TIMERS = ("tick_nohz_handler", "haltpoll_wake_fn")
 # the lead at these quantiles of the early wakeup's lateness (1.0: the
 # largest measured, which misses none).
 FORESIGHT_LEVELS = (None, 0.5, 0.9, 1.0)
+POLL_ENDS = ("its timer", "woken", "run out")
 
 
 def default_6_12(name):
@@ -360,6 +361,29 @@ def periods(res, woken):
     return lines, counted, delays
 
 
+def poll_ends(res):
+    """Poll time (s) by what ended each poll: POLL_ENDS.
+
+    A timer of the CPU's (a pacer's sleep), a task's wakeup from another
+    CPU, or the window (the halt followed at once). A poll that something
+    else ended (an interrupt that woke no task) is left out.
+    """
+    out = dict.fromkeys(POLL_ENDS, 0.0)
+    for r, nxt in zip(res, res[1:] + [None]):
+        if r["state"] != 0:
+            continue
+        if not r["switched"] and nxt and nxt["state"] == 1:
+            end = "run out"
+        elif any(t not in OWN_TIMERS for t in r["timers"]):
+            end = "its timer"
+        elif r["switched"]:
+            end = "woken"
+        else:
+            continue
+        out[end] += r["end"] - r["start"]
+    return out
+
+
 def quantile(values, q):
     """The upper nearest-rank @q quantile of @values; 1.0, the largest."""
     values = sorted(values)
@@ -445,6 +469,7 @@ def record(kernel, path, outdir):
                                          delays[("late", s)]]
                                      for s in (0, 1)},
                    "caught": counted["caught"], "poll_us": e[1] - b[1],
+                   "poll_ends_s": poll_ends(res),
                    "trace_poll_us": round(counted["poll_us"]),
                    "polls": e[0] - b[0], "trace_polls": counted["polls"],
                    "halt_us": e[3] - b[3], "halts": e[2] - b[2],
@@ -504,6 +529,30 @@ def print_comparison(totals):
               f" poll time"
               f" {ratio(p[load]['sim_poll_us'], s[load]['sim_poll_us']):5.2f}"
               f" / {ratio(p[load]['poll_us'], s[load]['poll_us']):5.2f}")
+
+
+def print_poll_ends(rows):
+    """Each kernel's paced poll time by what ended each poll, over stock's.
+
+    As traced (each poll a bracket longer than cpuidle counts it), summed
+    over the paced loads. A timer of the polling CPU's own ends a pacer's
+    sleep: a governor cannot tell it from cyclictest's, whose latency is
+    what polling for a timer buys.
+    """
+    sums = defaultdict(lambda: dict.fromkeys(POLL_ENDS, 0.0))
+    for row in rows:
+        if row["load"].startswith("pace"):
+            for end, secs in row["poll_ends_s"].items():
+                sums[row["kernel"]][end] += secs
+    base = sum(sums["stock"].values())
+    if not base:
+        return
+    print("info    paced poll time as traced, by what ended each poll, over"
+          f" stock's ({' / '.join(POLL_ENDS)} = sum):")
+    for kernel, by_end in sums.items():
+        print(f"        {kernel:8} " +
+              " / ".join(f"{by_end[e] / base:.2f}" for e in POLL_ENDS) +
+              f" = {sum(by_end.values()) / base:.2f}")
 
 
 def print_lateness(kernel, rows):
@@ -661,6 +710,7 @@ def main():
                   f" draws, target within {TOLERANCE:.0%})")
         totals[kernel] = tot
     print_comparison(totals)
+    print_poll_ends(rows)
     if "stock" in costs:
         print_foresight(rows, costs["stock"][0][0] / 1e9)
     with open(os.path.join(outdir, "validate.json"), "w") as f:
