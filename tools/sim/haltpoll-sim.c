@@ -390,26 +390,13 @@ static u64 replay_recurring(const struct haltpoll_params *p,
 	u64 late_ns = early_late_ns(t, i,
 				    haltpoll_min_u64(sim_halt_wake_ns, lead_ns));
 	u64 woke_ns = due_ns - lead_ns + late_ns, end_ns = polled_end_ns(t, i);
-	u64 limit_ns, poll_ns, halt_ns, ran_ns = halted_ns(t, i);
+	u64 limit_ns, poll_ns, halt_ns;
 
 	o->halts++;
 	*halted = true;
-	/*
-	 * The wakeup came first, to the halt: the early wakeup is cancelled,
-	 * unless it was due before the halted CPU ran. Then it fires as the
-	 * CPU runs, and haltpoll_wake_fn() takes that lateness (a lead miss):
-	 * leaving such early wakeups out would keep the later ones out of the
-	 * lead, and lower it below the guest's.
-	 */
-	if (end_ns <= woke_ns) {
-		u64 expiry_ns = due_ns - lead_ns;
-
-		if (sim_halt_wakes && expiry_ns < ran_ns)
-			haltpoll_lateness_add(lateness,
-					      haltpoll_min_u64(late_ns, ran_ns - expiry_ns),
-					      max_ns);
-		return haltpoll_window_next(p, window_ns, ran_ns);
-	}
+	/* The wakeup came first, to the halt: the early wakeup is cancelled. */
+	if (end_ns <= woke_ns)
+		return haltpoll_window_next(p, window_ns, halted_ns(t, i));
 	/*
 	 * As haltpoll_wake_fn(): an early wakeup that finds no wakeup pending
 	 * raises or lowers the lead, where the lateness is measured.
@@ -420,7 +407,7 @@ static u64 replay_recurring(const struct haltpoll_params *p,
 	limit_ns = haltpoll_min_u64(limit_ns > window_ns ? limit_ns : window_ns,
 				    max_ns);
 	/* The period from the early wakeup to the wakeup, halted or polled. */
-	halt_ns = ran_ns - woke_ns;
+	halt_ns = halted_ns(t, i) - woke_ns;
 	if (!limit_ns) {
 		o->halts++;
 		return haltpoll_window_next(p, window_ns, halt_ns);
