@@ -51,6 +51,7 @@ struct trace {
 	u64 *pending_ns;	/* a timer pending past the period's end, or 0 */
 	u64 *run_ns;		/* from the period's end to the next's start */
 	u64 *early_ns;		/* the guest's early wakeup's lateness, or 0 */
+	bool *early_fed;	/* the guest's governor took that lateness */
 	bool marks_wakeups;	/* some period is marked as a task's wakeup */
 	size_t n;
 };
@@ -372,6 +373,23 @@ static u64 early_late_ns(const struct trace *t, size_t i, u64 fallback_ns)
 }
 
 /*
+ * Whether the early wakeup in period @i moves the lead: haltpoll_wake_fn()
+ * takes its lateness unless a task was woken by the time it fired. Where
+ * the guest's early wakeup in the period is recorded, as it did in the
+ * guest, so that the lead takes the guest's samples whatever the replay's
+ * timing; else if it came @first, before the wakeup. Taking only those
+ * the replay's own timing let in, with an early wakeup later than the
+ * guest's by the lead's shortfall, kept out the late ones and lowered the
+ * lead further.
+ */
+static bool early_moves_lead(const struct trace *t, size_t i, bool first)
+{
+	if (t->early_ns && t->early_ns[i])
+		return t->early_fed[i];
+	return first;
+}
+
+/*
  * A period halted for the wakeup haltpoll-recurring-wakeup expects @due_ns
  * in, with an early wakeup @lead_ns before it, as haltpoll_halt_for_wakeup()
  * does. Its lateness moves @lateness. The selection after the early wakeup
@@ -394,15 +412,12 @@ static u64 replay_recurring(const struct haltpoll_params *p,
 
 	o->halts++;
 	*halted = true;
+	/* Where the lateness is measured. */
+	if (sim_halt_wakes && early_moves_lead(t, i, end_ns > woke_ns))
+		haltpoll_lateness_add(lateness, late_ns, max_ns);
 	/* The wakeup came first, to the halt: the early wakeup is cancelled. */
 	if (end_ns <= woke_ns)
 		return haltpoll_window_next(p, window_ns, halted_ns(t, i));
-	/*
-	 * As haltpoll_wake_fn(): an early wakeup that finds no wakeup pending
-	 * raises or lowers the lead, where the lateness is measured.
-	 */
-	if (sim_halt_wakes)
-		haltpoll_lateness_add(lateness, late_ns, max_ns);
 	limit_ns = latest_ns > woke_ns ? latest_ns - woke_ns : 0;
 	limit_ns = haltpoll_min_u64(limit_ns > window_ns ? limit_ns : window_ns,
 				    max_ns);
@@ -437,7 +452,7 @@ static u64 replay_recurring(const struct haltpoll_params *p,
 static void timer_early_wake(struct haltpoll_lateness *lateness,
 			     const struct trace *t, size_t i, u64 max_ns)
 {
-	if (sim_halt_wakes)
+	if (sim_halt_wakes && early_moves_lead(t, i, true))
 		haltpoll_lateness_add(lateness, early_late_ns(t, i, 0), max_ns);
 }
 
@@ -842,7 +857,7 @@ static void gen_synthetic(struct trace *traces, size_t *count)
 
 static void trace_append(struct trace *t, size_t *cap, u64 idle_ns, bool timer,
 			 u64 late_ns, bool woken, u64 pending, u64 run_ns,
-			 u64 early_ns)
+			 u64 early_ns, bool early_fed)
 {
 	if (t->n == *cap) {
 		*cap *= 2;
@@ -854,9 +869,12 @@ static void trace_append(struct trace *t, size_t *cap, u64 idle_ns, bool timer,
 		t->woken = realloc(t->woken, *cap * sizeof(*t->woken));
 		t->run_ns = realloc(t->run_ns, *cap * sizeof(*t->run_ns));
 		t->early_ns = realloc(t->early_ns, *cap * sizeof(*t->early_ns));
+		t->early_fed = realloc(t->early_fed,
+				       *cap * sizeof(*t->early_fed));
 	}
 	t->run_ns[t->n] = run_ns;
 	t->early_ns[t->n] = early_ns;
+	t->early_fed[t->n] = early_fed;
 	t->late_ns[t->n] = late_ns;
 	t->pending_ns[t->n] = pending;
 	t->woken[t->n] = woken;
@@ -873,8 +891,9 @@ static void trace_append(struct trace *t, size_t *cap, u64 idle_ns, bool timer,
  * known (the CPU halted), by that delay, or by " n DUE" when the tick
  * ended it before a timer of the CPU's, pending, due DUE ns from the
  * period's start; then, if recorded, " e NS": how late the governor's
- * early wakeup in the period came in the guest, and " r NS": NS from the
- * period's end to the next one's start.
+ * early wakeup in the period came in the guest (" E NS" where a task was
+ * woken by then, and the governor did not take it), and " r NS": NS from
+ * the period's end to the next one's start.
  */
 static int load_trace(struct trace *traces, size_t *count, const char *path)
 {
@@ -895,10 +914,12 @@ static int load_trace(struct trace *traces, size_t *count, const char *path)
 	t->pending_ns = malloc(cap * sizeof(*t->pending_ns));
 	t->run_ns = malloc(cap * sizeof(*t->run_ns));
 	t->early_ns = malloc(cap * sizeof(*t->early_ns));
+	t->early_fed = malloc(cap * sizeof(*t->early_fed));
 	t->n = 0;
 	while (fgets(line, sizeof(line), f)) {
 		u64 late_ns = 0, run_ns = 0, early_ns = 0;
 		char *run = strstr(line, " r "), *early;
+		bool early_fed = true;
 		int fields;
 
 		if (run) {
@@ -906,6 +927,10 @@ static int load_trace(struct trace *traces, size_t *count, const char *path)
 			*run = '\0';
 		}
 		early = strstr(line, " e ");
+		if (!early) {
+			early = strstr(line, " E ");
+			early_fed = !early;
+		}
 		if (early) {
 			early_ns = strtoull(early + 3, NULL, 10);
 			*early = '\0';
@@ -916,11 +941,11 @@ static int load_trace(struct trace *traces, size_t *count, const char *path)
 			continue;
 		if (fields == 3 && mark == 'n')
 			trace_append(t, &cap, v, false, 0, false, late_ns,
-				     run_ns, early_ns);
+				     run_ns, early_ns, early_fed);
 		else
 			trace_append(t, &cap, v, fields >= 2 && mark == 't',
 				     late_ns, fields >= 2 && mark == 'w', 0,
-				     run_ns, early_ns);
+				     run_ns, early_ns, early_fed);
 	}
 	fclose(f);
 	(*count)++;

@@ -63,7 +63,11 @@ MIN_WINDOW_NS = int(default_6_12("guest_halt_poll_grow_start"))
 # guest_halt_poll_ns, its largest: no poll of the project's is limited to
 # more, where one for an expected wakeup may outlast a smaller window.
 MAX_WINDOW_NS = int(default_6_12("guest_halt_poll_ns"))
-LINE = re.compile(r"\[(\d+)\]\s+\S+\s+(\d+\.\d+):\s+(\w+):\s+(.*)$")
+LINE = re.compile(r"\[(\d+)\]\s+(\S+)\s+(\d+\.\d+):\s+(\w+):\s+(.*)$")
+# Appended to an hrtimer's expiry where its need-resched flag (the second
+# of ftrace's flags) is set: a task was woken, and haltpoll_wake_fn()
+# leaves such an early wakeup's lateness out of the lead.
+RESCHED = " need_resched"
 POLICY = {"project": "project", "stock": "linux-6.12"}
 
 
@@ -92,8 +96,12 @@ def parse_log(path):
                 continue
             m = LINE.search(line)
             if m:
-                cur["events"].append((int(m.group(1)), float(m.group(2)),
-                                      m.group(3), m.group(4)))
+                rest = m.group(5)
+                if m.group(4) == "hrtimer_expire_entry" and \
+                        m.group(2)[1:2] in ("N", "n"):
+                    rest += RESCHED
+                cur["events"].append((int(m.group(1)), float(m.group(3)),
+                                      m.group(4), rest))
     return loads
 
 
@@ -234,6 +242,7 @@ def residencies(events, cpu, offset):
                 # early_wakes() measures it.
                 cur["early_late"] = (int(m.group(3)) -
                                      expires[m.group(1)][0]) / 1e9
+                cur["early_fed"] = not rest.endswith(RESCHED)
         elif name == "sched_switch" and cur is None and out:
             out[-1]["switched"] = True
     return out
@@ -244,6 +253,10 @@ def early_wakes(events, cpu):
 
     From the hrtimer's own events: armed to expire at `expires`, run at
     `now`, both CLOCK_MONOTONIC, so not dated by the idle exit's path.
+    Those that fired with a task already woken are left out, as
+    haltpoll_wake_fn() leaves them out of the lead: the vCPU ran for the
+    wakeup's interrupt, which outranks the timer's, so they say how late
+    the wakeup came to it, not the early wakeup.
     """
     expires, late = {}, []
     for ecpu, _, name, rest in events:
@@ -257,7 +270,9 @@ def early_wakes(events, cpu):
         if name == "hrtimer_start":
             expires[m.group(1)] = int(m.group(2))
         elif m.group(1) in expires:
-            late.append((int(m.group(2)) - expires.pop(m.group(1))) / 1e9)
+            fired = (int(m.group(2)) - expires.pop(m.group(1))) / 1e9
+            if not rest.endswith(RESCHED):
+                late.append(fired)
     return late
 
 
@@ -292,8 +307,8 @@ def periods(res, woken):
         nxt = res[i + 1] if i + 1 < len(res) else None
         if start is None:
             start, first_res, early = r["start"], r, None
-        if early is None:
-            early = r.get("early_late")
+        if early is None and "early_late" in r:
+            early, fed = r["early_late"], r["early_fed"]
         # Only the timer that ended the period counts.
         timer = any(t not in OWN_TIMERS for t in r["timers"])
         if r["state"] == 0:
@@ -348,7 +363,7 @@ def periods(res, woken):
             mark = f" n {round((first_res['pending'] - start) * 1e9)}"
         if early is not None:
             # 0 is the simulator's "none": a lateness of 0 is 1 ns.
-            mark += f" e {max(1, round(early * 1e9))}"
+            mark += f" {'e' if fed else 'E'} {max(1, round(early * 1e9))}"
         result.append((max(1, round((end - start) * 1e9)), mark, start, end))
         if r["state"] == 0:
             delays["caught_len"].append(r["end"] - start)
