@@ -380,8 +380,9 @@ def poll_ends(res):
     """Poll time (s) by what ended each poll: POLL_ENDS.
 
     A timer of the CPU's (a pacer's sleep), a task's wakeup from another
-    CPU, or the window (the halt followed at once). A poll that something
-    else ended (an interrupt that woke no task) is left out.
+    CPU, or the window (a halt came next, with no task run between, as
+    periods() tells a timed-out poll). A poll that something else ended
+    (an interrupt that woke no task) is left out.
     """
     out = dict.fromkeys(POLL_ENDS, 0.0)
     for r, nxt in zip(res, res[1:] + [None]):
