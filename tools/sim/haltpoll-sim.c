@@ -105,9 +105,9 @@ static u64 sim_halt_wake_ns, sim_poll_wake_ns;
  * haltpoll-recurring-wakeup comes as late as one of them, drawn at
  * random where the trace does not say how late the guest's came in that
  * period (early_late_ns()), and so may come after the wakeup it was to
- * precede; one that fires moves the lead, as in the governor. Without
- * them, it comes sim_halt_wake_ns late, at most the lead, and the lead
- * stays as given.
+ * precede; it moves the lead as early_moves_lead() says. Without them,
+ * it comes sim_halt_wake_ns late (or as the trace says), at most the
+ * lead, and the lead stays as given.
  * (The timer rule's halts are replayed as catching their timer with a
  * poll of the lead: the timer comes late too.)
  */
@@ -373,14 +373,14 @@ static u64 early_late_ns(const struct trace *t, size_t i, u64 fallback_ns)
 }
 
 /*
- * Whether the early wakeup in period @i moves the lead: haltpoll_wake_fn()
- * takes its lateness unless a task was woken by the time it fired. Where
- * the guest's early wakeup in the period is recorded, as it did in the
- * guest, so that the lead takes the guest's samples whatever the replay's
- * timing; else if it came @first, before the wakeup. Taking only those
- * the replay's own timing let in, with an early wakeup later than the
- * guest's by the lead's shortfall, kept out the late ones and lowered the
- * lead further.
+ * Whether the early wakeup in period @i, which the replay halted for,
+ * moves the lead: haltpoll_wake_fn() takes its lateness unless a task
+ * was woken by the time it fired, or one was running. Where the guest's
+ * early wakeup in the period is recorded, as it did in the guest, so that
+ * the lead takes the guest's samples whatever the replay's timing; else
+ * if it came @first, before the wakeup. Taking only those the replay's
+ * own timing let in, with an early wakeup later than the guest's by the
+ * lead's shortfall, kept out the late ones and lowered the lead further.
  */
 static bool early_moves_lead(const struct trace *t, size_t i, bool first)
 {
@@ -445,9 +445,10 @@ static u64 replay_recurring(const struct haltpoll_params *p,
 
 /*
  * The early wakeup before a timer moves the lead, where the lateness is
- * measured (-W). Even one later than the timer does: the two expire in
- * one interrupt, the early wakeup's first, before the timer's wakes a
- * task, so haltpoll_wake_fn() takes it.
+ * measured (-W), unless the trace says the guest's in that period did not
+ * (early_moves_lead()). Even one later than the timer does: the two
+ * expire in one interrupt, the early wakeup's first, before the timer's
+ * wakes a task, so haltpoll_wake_fn() takes it.
  */
 static void timer_early_wake(struct haltpoll_lateness *lateness,
 			     const struct trace *t, size_t i, u64 max_ns)

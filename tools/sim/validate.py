@@ -63,11 +63,12 @@ MIN_WINDOW_NS = int(default_6_12("guest_halt_poll_grow_start"))
 # guest_halt_poll_ns, its largest: no poll of the project's is limited to
 # more, where one for an expected wakeup may outlast a smaller window.
 MAX_WINDOW_NS = int(default_6_12("guest_halt_poll_ns"))
-LINE = re.compile(r"\[(\d+)\]\s+(\S+)\s+(\d+\.\d+):\s+(\w+):\s+(.*)$")
-# Appended to an hrtimer's expiry where its need-resched flag (the second
-# of ftrace's flags) is set: a task was woken, and haltpoll_wake_fn()
-# leaves such an early wakeup's lateness out of the lead.
-RESCHED = " need_resched"
+LINE = re.compile(r"(?:-(\d+)\s+)?\[(\d+)\]\s+(\S+)\s+(\d+\.\d+):\s+(\w+):"
+                  r"\s+(.*)$")
+# Appended to an hrtimer's expiry that haltpoll_wake_fn() would take no
+# lateness from: its need-resched flag (the second of ftrace's flags)
+# set, a task woken; or a task other than the idle one (pid 0) running.
+UNTAKEN = " untaken"
 POLICY = {"project": "project", "stock": "linux-6.12"}
 
 
@@ -96,12 +97,11 @@ def parse_log(path):
                 continue
             m = LINE.search(line)
             if m:
-                rest = m.group(5)
-                if m.group(4) == "hrtimer_expire_entry" and \
-                        m.group(2)[1:2] in ("N", "n"):
-                    rest += RESCHED
-                cur["events"].append((int(m.group(1)), float(m.group(3)),
-                                      m.group(4), rest))
+                pid, cpu, flags, ts, name, rest = m.groups()
+                if name == "hrtimer_expire_entry" and (
+                        flags[1:2] in ("N", "n") or pid not in (None, "0")):
+                    rest += UNTAKEN
+                cur["events"].append((int(cpu), float(ts), name, rest))
     return loads
 
 
@@ -242,7 +242,7 @@ def residencies(events, cpu, offset):
                 # early_wakes() measures it.
                 cur["early_late"] = (int(m.group(3)) -
                                      expires[m.group(1)][0]) / 1e9
-                cur["early_fed"] = not rest.endswith(RESCHED)
+                cur["early_fed"] = not rest.endswith(UNTAKEN)
         elif name == "sched_switch" and cur is None and out:
             out[-1]["switched"] = True
     return out
@@ -253,10 +253,9 @@ def early_wakes(events, cpu):
 
     From the hrtimer's own events: armed to expire at `expires`, run at
     `now`, both CLOCK_MONOTONIC, so not dated by the idle exit's path.
-    Those that fired with a task already woken are left out, as
-    haltpoll_wake_fn() leaves them out of the lead: the vCPU ran for the
-    wakeup's interrupt, which outranks the timer's, so they say how late
-    the wakeup came to it, not the early wakeup.
+    All of them, those the governor took no lateness from too (UNTAKEN):
+    such a one fired as late as the host ran the vCPU, for the wakeup's
+    interrupt first; left out, the samples would lose their late tail.
     """
     expires, late = {}, []
     for ecpu, _, name, rest in events:
@@ -270,9 +269,7 @@ def early_wakes(events, cpu):
         if name == "hrtimer_start":
             expires[m.group(1)] = int(m.group(2))
         elif m.group(1) in expires:
-            fired = (int(m.group(2)) - expires.pop(m.group(1))) / 1e9
-            if not rest.endswith(RESCHED):
-                late.append(fired)
+            late.append((int(m.group(2)) - expires.pop(m.group(1))) / 1e9)
     return late
 
 
