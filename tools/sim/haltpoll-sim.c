@@ -893,8 +893,8 @@ static void trace_append(struct trace *t, size_t *cap, u64 idle_ns, bool timer,
  * ended it before a timer of the CPU's, pending, due DUE ns from the
  * period's start; then, if recorded, " e NS": how late the governor's
  * early wakeup in the period came in the guest (" E NS" where a task was
- * woken by then, and the governor did not take it), and " r NS": NS from
- * the period's end to the next one's start.
+ * woken by then, or running, and the governor did not take it), and
+ * " r NS": NS from the period's end to the next one's start.
  */
 static int load_trace(struct trace *traces, size_t *count, const char *path)
 {

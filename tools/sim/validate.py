@@ -292,7 +292,8 @@ def periods(res, woken):
     it does (in the project's kernel a period its early wakeup ended
     counts its halt as well; print_foresight() takes stock's only).
     A period in which the project governor's early wakeup fired carries
-    how late it came (" e NS"): the simulator replays an early wakeup in
+    how late it came (" e NS", or " E NS" where the governor took no
+    lateness from it, UNTAKEN): the simulator replays an early wakeup in
     that period as late, not one drawn from all of them, as the host that
     delayed it was then busy or not for the period's wakeup too.
     """
@@ -549,8 +550,8 @@ def print_poll_ends(rows):
 
     As traced (each poll a bracket longer than cpuidle counts it), summed
     over the paced loads. A timer of the polling CPU's own ends a pacer's
-    sleep: a governor cannot tell it from cyclictest's, whose latency is
-    what polling for a timer buys.
+    sleep: a governor cannot tell it from cyclictest's, whose latency the
+    targets hold to stock's.
     """
     sums = defaultdict(lambda: dict.fromkeys(POLL_ENDS, 0.0))
     for row in rows:
