@@ -296,8 +296,13 @@ def periods(res, woken):
     lateness from it, UNTAKEN): the simulator replays an early wakeup in
     that period as late, not one drawn from all of them, as the host that
     delayed it was then busy or not for the period's wakeup too.
+    What the guest counted includes the poll time (s) by what ended each
+    poll, POLL_ENDS: a timer of the CPU's (a pacer's sleep), a task's
+    wakeup from another CPU, or the window; a poll that something else
+    ended (an interrupt that woke no task) is left out.
     """
-    counted = {"polls": 0, "caught": 0, "poll_us": 0.0}
+    counted = {"polls": 0, "caught": 0, "poll_us": 0.0,
+               "ends_s": dict.fromkeys(POLL_ENDS, 0.0)}
     delays = {0: [], 1: [], "late": [], "spin": [], "over": [], "gap": [],
               ("late", 0): [], ("late", 1): [], "caught_len": []}
     result, start, w = [], None, 0
@@ -312,7 +317,12 @@ def periods(res, woken):
         if r["state"] == 0:
             counted["polls"] += 1
             counted["poll_us"] += (r["end"] - r["start"]) * 1e6
-            if not r["switched"] and nxt and nxt["state"] == 1:
+            ran_out = not r["switched"] and nxt and nxt["state"] == 1
+            end_by = "run out" if ran_out else "its timer" if timer else \
+                "woken" if r["switched"] else None
+            if end_by:
+                counted["ends_s"][end_by] += r["end"] - r["start"]
+            if ran_out:
                 delays["gap"].append(nxt["start"] - r["end"])
                 # A poll limited to less than a spin lasts one spin: the
                 # shortest window, unless a timer due within it set a
@@ -374,30 +384,6 @@ def periods(res, woken):
     return lines, counted, delays
 
 
-def poll_ends(res):
-    """Poll time (s) by what ended each poll: POLL_ENDS.
-
-    A timer of the CPU's (a pacer's sleep), a task's wakeup from another
-    CPU, or the window (a halt came next, with no task run between, as
-    periods() tells a timed-out poll). A poll that something else ended
-    (an interrupt that woke no task) is left out.
-    """
-    out = dict.fromkeys(POLL_ENDS, 0.0)
-    for r, nxt in zip(res, res[1:] + [None]):
-        if r["state"] != 0:
-            continue
-        if not r["switched"] and nxt and nxt["state"] == 1:
-            end = "run out"
-        elif any(t not in OWN_TIMERS for t in r["timers"]):
-            end = "its timer"
-        elif r["switched"]:
-            end = "woken"
-        else:
-            continue
-        out[end] += r["end"] - r["start"]
-    return out
-
-
 def quantile(values, q):
     """The upper nearest-rank @q quantile of @values; 1.0, the largest."""
     values = sorted(values)
@@ -456,6 +442,12 @@ def record(kernel, path, outdir):
             per, counted, delays = periods(res, wakings(d["events"], cpu))
             halts = [r["end"] - r["start"] for r in res if r["state"] == 1]
             early = early_wakes(d["events"], cpu)
+            # How late the rule's early wakeup comes: as its own hrtimer
+            # fired, else (too few fired) as a halted vCPU's run after a
+            # task's wakeup. Timers that ended a halt, dated at the idle
+            # exit, come later by the exit's path and fit the guest worse
+            # (README).
+            lateness = early if len(early) >= MIN_SAMPLES else delays[1]
             load_spins[load] += delays["spin"]
             load_overs[load] += delays["over"]
             gaps += delays["gap"]
@@ -467,14 +459,9 @@ def record(kernel, path, outdir):
             b, e = d["idle"][("begin", cpu)], d["idle"][("end", cpu)]
             row = {"kernel": kernel, "load": load, "cpu": cpu,
                    "trace": trace, "periods": len(per),
-                   # How late the rule's early wakeup comes: as its
-                   # own hrtimer fired, else (too few fired) as a halted
-                   # vCPU's run after a task's wakeup. Timers that ended
-                   # a halt, dated at the idle exit, come later by the
-                   # exit's path and fit the guest worse (README).
-                   "halt_wakes": write_samples(trace, "early-wakes",
-                                               early) or
-                   write_samples(trace, "halt-wakes", delays[1]),
+                   "halt_wakes": write_samples(
+                       trace, "early-wakes" if lateness is early
+                       else "halt-wakes", lateness),
                    "lead_ns": 0,
                    "halt_wake_ns": round(median(delays[1]) * 1e9),
                    "poll_wake_ns": round(median(delays[0]) * 1e9),
@@ -483,7 +470,7 @@ def record(kernel, path, outdir):
                                          delays[("late", s)]]
                                      for s in (0, 1)},
                    "caught": counted["caught"], "poll_us": e[1] - b[1],
-                   "poll_ends_s": poll_ends(res),
+                   "poll_ends_s": counted["ends_s"],
                    "trace_poll_us": round(counted["poll_us"]),
                    "polls": e[0] - b[0], "trace_polls": counted["polls"],
                    "halt_us": e[3] - b[3], "halts": e[2] - b[2],
@@ -493,8 +480,7 @@ def record(kernel, path, outdir):
                    "unsure1": sum(1 for r in unsure if r["state"] == 1),
                    # For print_foresight(), not written out.
                    "caught_s": delays["caught_len"],
-                   "lateness_s": early if len(early) >= MIN_SAMPLES
-                   else delays[1]}
+                   "lateness_s": lateness}
             if hp:
                 row["hpstat_caught"] = hp[1] - d["hpstat"][("begin", cpu)][1]
                 # The model moves the lead with the lateness it draws,
