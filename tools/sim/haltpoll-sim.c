@@ -354,6 +354,12 @@ static enum poll_end poll_period(struct outcome *o, const struct trace *t,
 	return POLL_TIMED_OUT;
 }
 
+/* Whether the trace records how late the guest's early wakeup in @i came. */
+static bool guest_woke_early(const struct trace *t, size_t i)
+{
+	return t->early_ns && t->early_ns[i];
+}
+
 /*
  * How late an early wakeup in period @i comes: as late as the guest's in
  * that period, where the guest woke early there too (" e NS"), else as
@@ -366,7 +372,7 @@ static enum poll_end poll_period(struct outcome *o, const struct trace *t,
  */
 static u64 early_late_ns(const struct trace *t, size_t i, u64 fallback_ns)
 {
-	if (t->early_ns && t->early_ns[i])
+	if (guest_woke_early(t, i))
 		return t->early_ns[i];
 	return sim_halt_wakes ? draw_ns(sim_halt_wakes_ns, sim_halt_wakes) :
 				fallback_ns;
@@ -384,7 +390,7 @@ static u64 early_late_ns(const struct trace *t, size_t i, u64 fallback_ns)
  */
 static bool early_moves_lead(const struct trace *t, size_t i, bool first)
 {
-	if (t->early_ns && t->early_ns[i])
+	if (guest_woke_early(t, i))
 		return t->early_fed[i];
 	return first;
 }
