@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""How late a halted vCPU takes its timer on this host, from the boots of
+tools/bench/run --only lateness: per kernel and per activity of the
+sibling vCPU, the median over the rounds of cyclictest's mean and minimum
+latency on a vCPU that may only halt, beside the host's own timer latency
+measured before and after the boots. No governor decides anything in
+these figures: they are the floor under every early wakeup's lead."""
+
+import argparse
+import json
+import statistics
+import sys
+
+SIBLINGS = ["idle", "busy", "polling"]
+KERNELS = ["project", "stock"]
+
+
+def parse_guest(path):
+    """{(kernel, sibling): [(min_us, avg_us, max_us), ...]} of one boot."""
+    runs = {}
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 6 and w[0] == "LATE":
+                runs.setdefault((w[1], w[2]), []).append(
+                    tuple(int(x) for x in w[3:]))
+    return runs
+
+
+def parse_host(path):
+    """[(min_us, avg_us, max_us), ...] of the host's cyclictest runs."""
+    with open(path) as f:
+        return [tuple(int(x) for x in line.split()[1:4])
+                for line in f if line.startswith("HOSTLATE ")]
+
+
+def median_of(runs, i):
+    return statistics.median(r[i] for r in runs) if runs else None
+
+
+def fmt(runs):
+    cell = "-"
+    if runs:
+        cell = f"{median_of(runs, 1):.0f} ({median_of(runs, 0):.0f})"
+    return f"{cell:>17}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--json", required=True,
+                    help="JSON record to add the figures to, under 'lateness'")
+    ap.add_argument("--meta", required=True,
+                    help="JSON file of what the host script knows of the run")
+    ap.add_argument("--host", required=True,
+                    help="the host's cyclictest lines (HOSTLATE min avg max)")
+    ap.add_argument("outputs", nargs="+", help="guest outputs of the boots")
+    args = ap.parse_args()
+
+    runs = {}
+    for path in args.outputs:
+        for key, r in parse_guest(path).items():
+            runs.setdefault(key, []).extend(r)
+    kernels = [k for k in KERNELS if any(kk == k for kk, _ in runs)]
+    if not kernels:
+        print("lateness: no LATE lines in the guest output", file=sys.stderr)
+        return 1
+    host = parse_host(args.host)
+    rounds = max(len(r) for r in runs.values())
+    print(f"\na halted vCPU's timer lateness, us (cyclictest on CPU 0 at 1 ms,"
+          f" its poll state\ndisabled), median over {rounds} rounds of the"
+          " mean (and of the minimum):")
+    print("  sibling CPU 1  " + "".join(f"{k:>17}" for k in kernels))
+    for s in SIBLINGS:
+        print(f"  {s:15s}" + "".join(fmt(runs.get((k, s), []))
+                                     for k in kernels))
+    print("  the host's own (a SCHED_OTHER thread with 1 ns timer slack, as"
+          " QEMU's):\n  " + ", ".join(f"{a} ({m})" for m, a, _ in host) +
+          " before and after the boots")
+    with open(args.meta) as f:
+        meta = json.load(f)
+    record = {"meta": meta, "host_runs_us": host,
+              "median_avg_us": {k: {s: median_of(runs.get((k, s), []), 1)
+                                    for s in SIBLINGS} for k in kernels},
+              "median_min_us": {k: {s: median_of(runs.get((k, s), []), 0)
+                                    for s in SIBLINGS} for k in kernels}}
+    try:
+        with open(args.json) as f:
+            whole = json.load(f)
+    except (OSError, ValueError):
+        whole = {}
+    whole["lateness"] = record
+    with open(args.json, "w") as f:
+        json.dump(whole, f, indent=2)
+    print(f"  written to {args.json} (lateness)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
