@@ -42,6 +42,23 @@ COST_TARGETS = {
 COST_LOADS = ["idle", "pace50", "pace150", "pace1000"]
 
 
+def update_record(path, fields):
+    """Merge fields into the JSON record at path, keeping the keys other
+    scripts wrote there (versus.py's, lateness.py's); a record that cannot
+    be read starts anew. Written whole and renamed into place, so that an
+    interrupted run never leaves half a file."""
+    record = {}
+    try:
+        with open(path) as f:
+            record = json.load(f)
+    except (OSError, ValueError):
+        pass
+    record.update(fields)
+    with open(path + ".tmp", "w") as f:
+        json.dump(record, f, indent=2)
+    os.replace(path + ".tmp", path)
+
+
 def phase_busy(samples_path):
     """Host CPU seconds and wall seconds of each phase, from the sampler's
     lines "TIME CPU_NS @@PHASE_config_load@@": an interval counts for a
@@ -249,20 +266,12 @@ def main():
         print("  (a ratio printed without a verdict misses its target in this"
               " short run;\n   README, \"Measured\", says which targets QEMU"
               " TCG keeps out of reach, and why)")
-    # Other records of the file (versus.py's) are kept.
-    record = {}
-    if os.path.exists(args.json):
-        with open(args.json) as f:
-            record = json.load(f)
-    record.update({"arch": args.arch, "meta": meta, "unit": "usecs/op",
-                   "clocksource": clocksources, "median": medians,
-                   "runs": runs, "ratios": ratios, "cost": cost_table,
-                   "cost_loads": COST_LOADS, "polls": polls,
-                   "cost_unit": "host CPU seconds per second",
-                   "cost_ratios": cost_ratios, "targets_met": met})
-    with open(args.json + ".tmp", "w") as f:
-        json.dump(record, f, indent=2)
-    os.replace(args.json + ".tmp", args.json)
+    update_record(args.json, {
+        "arch": args.arch, "meta": meta, "unit": "usecs/op",
+        "clocksource": clocksources, "median": medians, "runs": runs,
+        "ratios": ratios, "cost": cost_table, "cost_loads": COST_LOADS,
+        "polls": polls, "cost_unit": "host CPU seconds per second",
+        "cost_ratios": cost_ratios, "targets_met": met})
     print(f"  written to {args.json}")
     return 0 if counted else 1
 

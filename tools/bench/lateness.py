@@ -12,6 +12,8 @@ import json
 import statistics
 import sys
 
+from baselines import update_record
+
 SIBLINGS = ["idle", "busy", "polling"]
 KERNELS = ["project", "stock"]
 
@@ -84,14 +86,7 @@ def main():
                                     for s in SIBLINGS} for k in kernels},
               "median_min_us": {k: {s: median_of(runs.get((k, s), []), 0)
                                     for s in SIBLINGS} for k in kernels}}
-    try:
-        with open(args.json) as f:
-            whole = json.load(f)
-    except (OSError, ValueError):
-        whole = {}
-    whole["lateness"] = record
-    with open(args.json, "w") as f:
-        json.dump(whole, f, indent=2)
+    update_record(args.json, {"lateness": record})
     print(f"  written to {args.json} (lateness)")
     return 0
 

@@ -13,7 +13,7 @@ import random
 import statistics
 import sys
 
-from baselines import phase_busy
+from baselines import phase_busy, update_record
 
 PIPE_LOADS = ["unpaced", "pace50", "pace100", "pace300", "pace1000"]
 PACED_LOADS = PIPE_LOADS[1:]
@@ -398,14 +398,7 @@ def main():
               "catch_only_summed_poll_interval": catch_only_iv,
               "targets_met": all(t["met"] for t in results),
               "targets_resolved": all(t["resolved"] for t in results)}
-    try:
-        with open(args.json) as f:
-            whole = json.load(f)
-    except (OSError, ValueError):
-        whole = {}
-    whole[args.key] = record
-    with open(args.json, "w") as f:
-        json.dump(whole, f, indent=2)
+    update_record(args.json, {args.key: record})
     print(f"  written to {args.json} ({args.key})")
     return 0
 
