@@ -74,13 +74,10 @@ def main():
             return 1
         for key, r in boot.items():
             runs.setdefault(key, []).extend(r)
+    # Every boot printed LATE lines, so each kernel booted is here.
     kernels = [k for k in KERNELS if any(kk == k for kk, _ in runs)]
-    if not kernels:
-        print("lateness: no LATE lines in the guest output", file=sys.stderr)
-        return 1
-    short = [f"{k} {s}" for k in kernels for s in SIBLINGS
-             if (k, s) in EXPECTED
-             and len(runs.get((k, s), [])) != args.rounds]
+    short = [f"{k} {s}" for k, s in sorted(EXPECTED)
+             if k in kernels and len(runs.get((k, s), [])) != args.rounds]
     if short:
         print(f"lateness: not {args.rounds} rounds in: " + ", ".join(short),
               file=sys.stderr)
@@ -90,9 +87,8 @@ def main():
         print("lateness: the host's cyclictest did not run before and after",
               file=sys.stderr)
         return 1
-    rounds = args.rounds
     print(f"\na halted vCPU's timer lateness, us (cyclictest on CPU 0 at 1 ms,"
-          f" both CPUs'\nwindows closed), median over {rounds} rounds of the"
+          f" both CPUs'\nwindows closed), median over {args.rounds} rounds of the"
           " mean (and of the minimum):")
     print("  sibling CPU 1  " + "".join(f"{k:>17}" for k in kernels))
     for s in SIBLINGS:
