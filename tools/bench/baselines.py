@@ -59,19 +59,20 @@ def update_record(path, fields):
     os.replace(path + ".tmp", path)
 
 
-def phase_busy(samples_path):
+def phase_busy(samples_path, column=1):
     """Host CPU seconds and wall seconds of each phase, from the sampler's
-    lines "TIME CPU_NS @@PHASE_config_load@@": an interval counts for a
-    phase only when both its ends lie in it, so phase edges do not smear.
-    The CPU time sums the live threads' run times, so an interval in which
-    a thread exited (its time leaves the sum) is dropped."""
+    lines "TIME ALL_NS [VCPU_NS] @@PHASE_config_load@@" (column 1: all of
+    QEMU's threads; 2: its vCPU threads, where sampled): an interval counts
+    for a phase only when both its ends lie in it, so phase edges do not
+    smear. The CPU time sums the live threads' run times, so an interval in
+    which a thread exited (its time leaves the sum) is dropped."""
     busy, wall, prev = {}, {}, None
     with open(samples_path) as f:
         for line in f:
             words = line.split()
-            if len(words) != 3:
+            if len(words) not in (3, 4) or column >= len(words) - 1:
                 continue
-            t, cpu_ns, phase = float(words[0]), float(words[1]), words[2]
+            t, cpu_ns, phase = float(words[0]), float(words[column]), words[-1]
             phase = phase.strip("@").replace("PHASE_", "")
             if prev and prev[2] == phase and phase != "none" and cpu_ns >= prev[1]:
                 busy[phase] = busy.get(phase, 0) + (cpu_ns - prev[1]) / 1e9

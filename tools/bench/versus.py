@@ -102,12 +102,13 @@ def parse_guest(path):
 def boot_metrics(out_path, samples_path):
     """Everything measured in one boot, per load."""
     loads = parse_guest(out_path)
-    busy, wall = phase_busy(samples_path)
-    for phase, cpu_s in busy.items():
-        load = phase.rsplit("_", 1)[1]
-        if load in loads and wall[phase] > 0:
-            loads[load]["host_cpu_s"] = cpu_s
-            loads[load]["host_cpu"] = cpu_s / wall[phase]
+    for column, name in ((1, "host_cpu"), (2, "host_vcpu")):
+        busy, wall = phase_busy(samples_path, column)
+        for phase, cpu_s in busy.items():
+            load = phase.rsplit("_", 1)[1]
+            if load in loads and wall[phase] > 0:
+                loads[load][name + "_s"] = cpu_s
+                loads[load][name] = cpu_s / wall[phase]
     for m in loads.values():
         ops = m.get("ops")
         if not ops:
@@ -372,6 +373,8 @@ def main():
                                       "wake_late_us", "{:.1f}")])
     print_unheld_paces(table)
     print_table(table, ["idle"], [("host CPU s/s", "host_cpu", "{:.4f}"),
+                                  ("of it vCPU threads", "host_vcpu",
+                                   "{:.4f}"),
                                   ("halts", "halts", "{:.0f}")])
     slow = slow_boots(boots)
     print_slow_boots(slow, boots)
