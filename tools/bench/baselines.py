@@ -44,15 +44,18 @@ COST_LOADS = ["idle", "pace50", "pace150", "pace1000"]
 
 def update_record(path, fields):
     """Merge fields into the JSON record at path, keeping the keys other
-    scripts wrote there (versus.py's, lateness.py's); a record that cannot
-    be read starts anew. Written whole and renamed into place, so that an
-    interrupted run never leaves half a file."""
+    scripts wrote there (versus.py's, lateness.py's); only a missing record
+    starts anew, as one that cannot be read holds earlier runs. Written
+    whole and renamed into place, so that an interrupted run never leaves
+    half a file."""
     record = {}
     try:
         with open(path) as f:
             record = json.load(f)
-    except (OSError, ValueError):
+    except FileNotFoundError:
         pass
+    except ValueError as e:
+        sys.exit(f"{path}: not JSON ({e}); move it aside to start anew")
     record.update(fields)
     with open(path + ".tmp", "w") as f:
         json.dump(record, f, indent=2)

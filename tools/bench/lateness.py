@@ -63,6 +63,8 @@ def main():
                     help="the host's cyclictest lines (HOSTLATE min avg max)")
     ap.add_argument("--rounds", type=int, required=True,
                     help="rounds each boot ran: every cell must have them")
+    ap.add_argument("--key", default="lateness",
+                    help="key of the record in --json")
     ap.add_argument("outputs", nargs="+", help="guest outputs of the boots")
     args = ap.parse_args()
 
@@ -104,8 +106,8 @@ def main():
                                     for s in SIBLINGS} for k in kernels},
               "median_min_us": {k: {s: median_of(runs.get((k, s), []), 0)
                                     for s in SIBLINGS} for k in kernels}}
-    update_record(args.json, {"lateness": record})
-    print(f"  written to {args.json} (lateness)")
+    update_record(args.json, {args.key: record})
+    print(f"  written to {args.json} ({args.key})")
     return 0
 
 
