@@ -56,6 +56,8 @@ def update_record(path, fields):
         pass
     except ValueError as e:
         sys.exit(f"{path}: not JSON ({e}); move it aside to start anew")
+    if not isinstance(record, dict):
+        sys.exit(f"{path}: not a JSON object; move it aside to start anew")
     record.update(fields)
     with open(path + ".tmp", "w") as f:
         json.dump(record, f, indent=2)

@@ -56,7 +56,7 @@ def fmt(runs):
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--json", required=True,
-                    help="JSON record to add the figures to, under 'lateness'")
+                    help="JSON record to add the figures to, under --key")
     ap.add_argument("--meta", required=True,
                     help="JSON file of what the host script knows of the run")
     ap.add_argument("--host", required=True,
