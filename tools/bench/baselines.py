@@ -42,12 +42,11 @@ COST_TARGETS = {
 COST_LOADS = ["idle", "pace50", "pace150", "pace1000"]
 
 
-def update_record(path, fields):
-    """Merge fields into the JSON record at path, keeping the keys other
-    scripts wrote there (versus.py's, lateness.py's); only a missing record
-    starts anew, as one that cannot be read holds earlier runs. Written
-    whole and renamed into place, so that an interrupted run never leaves
-    half a file."""
+def read_record(path):
+    """The JSON record at path, {} if there is none; exits if it is not a
+    JSON object, which holds earlier runs that a new one must not drop.
+    tools/bench/run calls it before its boots, so that such a record
+    fails the run before, not after them."""
     record = {}
     try:
         with open(path) as f:
@@ -58,6 +57,15 @@ def update_record(path, fields):
         sys.exit(f"{path}: not JSON ({e}); move it aside to start anew")
     if not isinstance(record, dict):
         sys.exit(f"{path}: not a JSON object; move it aside to start anew")
+    return record
+
+
+def update_record(path, fields):
+    """Merge fields into the JSON record at path (read_record()), keeping
+    the keys other scripts wrote there (versus.py's, lateness.py's).
+    Written whole and renamed into place, so that an interrupted run
+    never leaves half a file."""
+    record = read_record(path)
     record.update(fields)
     with open(path + ".tmp", "w") as f:
         json.dump(record, f, indent=2)
