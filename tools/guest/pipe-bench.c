@@ -14,6 +14,12 @@
  * was ahead of its slot) and "wake_late_us" says how late past the slot
  * they woke on average (left out if none slept): a pace is lost to late
  * wakeups as well as to slow round trips.
+ *
+ * "median_us" and "p99_us" give the median round trip and the 99th
+ * percentile: under an emulator a few round trips in a hundred stall for
+ * milliseconds while the host runs something else, enough to move the
+ * mean by tens of microseconds, so the mean alone cannot say whether
+ * a configuration made the usual round trip slower or the rare one.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -114,8 +120,12 @@ static void pace_wait(long long *deadline_ns, long long period_ns,
 		*deadline_ns = now + period_ns;
 }
 
+/*
+ * Run the pinging side; store each round trip's time in @trip_ns (loops
+ * entries) and return their sum.
+ */
 static long long ping_loop(int rfd, int wfd, const struct options *o,
-			   struct pace_stats *stats)
+			   struct pace_stats *stats, long long *trip_ns)
 {
 	long long period_ns = o->pace_us * 1000LL;
 	long long busy_ns = 0, deadline_ns, done_ns, t0;
@@ -133,9 +143,32 @@ static long long ping_loop(int rfd, int wfd, const struct options *o,
 		t0 = now_ns();
 		xfer(rfd, wfd, &token);
 		done_ns = now_ns();
-		busy_ns += done_ns - t0;
+		trip_ns[i] = done_ns - t0;
+		busy_ns += trip_ns[i];
 	}
 	return busy_ns;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The round trip at @permille of @n sorted ones, nearest rank, in us. */
+static double rank_us(const long long *sorted_ns, long n, int permille)
+{
+	long rank = (n * permille + 999) / 1000;
+
+	return sorted_ns[rank > 0 ? rank - 1 : 0] / 1000.0;
+}
+
+static void print_spread(long long *trip_ns, long n)
+{
+	qsort(trip_ns, n, sizeof(*trip_ns), cmp_ll);
+	printf("median_us: %.3f\n", rank_us(trip_ns, n, 500));
+	printf("p99_us: %.3f\n", rank_us(trip_ns, n, 990));
 }
 
 static void usage(void)
@@ -179,10 +212,13 @@ int main(int argc, char **argv)
 	struct options o = { .loops = 20000, .cpu_a = 0, .cpu_b = 1 };
 	struct pace_stats stats = { 0 };
 	int to_echo[2], to_ping[2], status;
-	long long busy_ns, start_ns;
+	long long busy_ns, start_ns, period_ns, *trip_ns;
 	pid_t child;
 
 	parse(argc, argv, &o);
+	trip_ns = calloc(o.loops, sizeof(*trip_ns));
+	if (!trip_ns)
+		die("calloc");
 	if (pipe(to_echo) || pipe(to_ping))
 		die("pipe");
 
@@ -201,18 +237,21 @@ int main(int argc, char **argv)
 	close(to_ping[1]);
 	pin(o.cpu_a);
 	start_ns = now_ns();
-	busy_ns = ping_loop(to_ping[0], to_echo[1], &o, &stats);
+	busy_ns = ping_loop(to_ping[0], to_echo[1], &o, &stats, trip_ns);
 	if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 		die("echo task");
 
 	printf("loops: %ld pace_us: %ld\n", o.loops, o.pace_us);
+	period_ns = now_ns() - start_ns;
 	printf("usecs/op: %.3f\n", busy_ns / 1000.0 / o.loops);
-	printf("period_us: %.3f\n", (now_ns() - start_ns) / 1000.0 / o.loops);
+	print_spread(trip_ns, o.loops);
+	printf("period_us: %.3f\n", period_ns / 1000.0 / o.loops);
 	if (o.pace_us) {
 		printf("sleeps: %ld\n", stats.sleeps);
 		if (stats.sleeps)
 			printf("wake_late_us: %.3f\n",
 			       stats.late_ns / 1000.0 / stats.sleeps);
 	}
+	free(trip_ns);
 	return 0;
 }

@@ -7,6 +7,8 @@
 # and after it
 #   OPS kernel load N         round trips or timer wakeups in the load
 #   LATENCY kernel load us    mean round trip, or cyclictest's mean latency
+#   MEDIAN kernel load us     median round trip
+#   P99 kernel load us        99th percentile round trip
 #   PERIOD kernel load us     period a paced load achieved
 #   SLEEPS kernel load N      paced round trips that found their slot ahead
 #   WAKELATE kernel load us   how late past their slot those woke, mean
@@ -40,6 +42,8 @@ hpstat() {
 pipe() {
 	pipe-bench -l "$2" ${3:+-p "$3"} |
 		sed -n -e "s/^usecs\/op: /LATENCY $kernel $1 /p" \
+			-e "s/^median_us: /MEDIAN $kernel $1 /p" \
+			-e "s/^p99_us: /P99 $kernel $1 /p" \
 			-e "s/^period_us: /PERIOD $kernel $1 /p" \
 			-e "s/^sleeps: /SLEEPS $kernel $1 /p" \
 			-e "s/^wake_late_us: /WAKELATE $kernel $1 /p"
