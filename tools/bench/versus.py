@@ -4,8 +4,10 @@
 boots of tools/bench/run: per load, the median over the rounds of each
 kernel's latency, poll time and halts per operation (from the cpuidle
 counters both kernels have) and host CPU per operation (from the host
-sampler), the ratios project / stock against the targets, and a JSON
-record of where and how it was measured."""
+sampler), the ratios project / stock against the targets, for the
+ping-pong loads the median and 99th percentile round trip beside the
+mean the targets take, and a JSON record of where and how it was
+measured."""
 
 import argparse
 import json
