@@ -34,7 +34,8 @@ SUMMED_POLL_BOUND = 0.6
 # The one-value lines of tools/guest/bench/versus.sh, and their metrics.
 LINE_KEYS = {"OPS": "ops", "LATENCY": "latency_us", "PERIOD": "period_us",
              "SLEEPS": "sleeps", "WAKELATE": "wake_late_us",
-             "MEDIAN": "median_us", "P99": "p99_us"}
+             "MEDIAN": "median_us", "P99": "p99_us",
+             "OUT": "out_median_us", "BACK": "back_median_us"}
 # Resamples of the boots behind each target's interval, and its coverage.
 RESAMPLES = 1000
 INTERVAL = 0.90
@@ -418,6 +419,12 @@ def main():
                                      "{:.1f}"),
                                     ("99th percentile us", "p99_us",
                                      "{:.0f}")])
+    # Which wakeup a slower round trip waits on: the echoing CPU's, idle
+    # through the pause, or the pinging CPU's, idle through one leg.
+    print_table(table, PIPE_LOADS, [("median leg out us", "out_median_us",
+                                     "{:.1f}"),
+                                    ("median leg back us", "back_median_us",
+                                     "{:.1f}")])
     print_table(table, PACED_LOADS, [("period us", "period_us", "{:.0f}"),
                                      ("poll per us of period",
                                       "poll_share", "{:.2f}"),

@@ -22,6 +22,15 @@
  * mean by tens of microseconds, so the mean alone cannot say whether
  * a configuration made the usual round trip slower or the rare one.
  * Each round trip is kept, 8 bytes of memory apiece.
+ *
+ * "out_median_us" and "back_median_us" split the round trip at the echo:
+ * the echoing task reads the clock between its read and its write, so
+ * "out" is the waker's write until the echoing task has the token, the
+ * wakeup of the echoing CPU, and "back" the rest, the wakeup of the
+ * waking CPU. Both CPUs read CLOCK_MONOTONIC, one clock for the machine.
+ * The two legs wake CPUs that were idle for different times (the whole
+ * pause, or one leg), so they tell which wakeup made a round trip slower.
+ * The clock read adds the same to every round trip, the echo's cost.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -82,12 +92,21 @@ static void xfer(int rfd, int wfd, char *token)
 		die("read");
 }
 
-static void echo_loop(int rfd, int wfd, long loops)
+/*
+ * Echo each token, noting in @recv_ns when it came. The pages are touched
+ * before the ready token tells the pinging task to start, so that no page
+ * fault lands in a round trip.
+ */
+static void echo_loop(int rfd, int wfd, long loops, long long *recv_ns)
 {
-	char token;
+	char token = 'r';
+	long i;
 
-	while (loops--) {
+	memset(recv_ns, 0, loops * sizeof(*recv_ns));
+	xfer(-1, wfd, &token);
+	for (i = 0; i < loops; i++) {
 		xfer(rfd, -1, &token);
+		recv_ns[i] = now_ns();
 		xfer(-1, wfd, &token);
 	}
 	exit(0);
@@ -127,7 +146,8 @@ static void pace_wait(long long *deadline_ns, long long period_ns,
  * entries) and return their sum.
  */
 static long long ping_loop(int rfd, int wfd, const struct options *o,
-			   struct pace_stats *stats, long long *trip_ns)
+			   struct pace_stats *stats, long long *trip_ns,
+			   long long *recv_ns)
 {
 	long long period_ns = o->pace_us * 1000LL;
 	long long busy_ns = 0, deadline_ns, done_ns, t0;
@@ -147,6 +167,8 @@ static long long ping_loop(int rfd, int wfd, const struct options *o,
 		done_ns = now_ns();
 		trip_ns[i] = done_ns - t0;
 		busy_ns += trip_ns[i];
+		/* From here on the echo's slot holds its leg out. */
+		recv_ns[i] -= t0;
 	}
 	return busy_ns;
 }
@@ -166,11 +188,27 @@ static double rank_us(const long long *sorted_ns, long n, int permille)
 	return sorted_ns[rank > 0 ? rank - 1 : 0] / 1000.0;
 }
 
-static void print_spread(long long *trip_ns, long n)
+/*
+ * The median legs, then the median and 99th percentile round trip; sorts
+ * @trip_ns and overwrites @out_ns.
+ */
+static void print_spread(long long *trip_ns, long long *out_ns, long n)
 {
+	long long *back_ns = malloc(n * sizeof(*back_ns));
+	long i;
+
+	if (!back_ns)
+		die("malloc");
+	for (i = 0; i < n; i++)
+		back_ns[i] = trip_ns[i] - out_ns[i];
+	qsort(out_ns, n, sizeof(*out_ns), cmp_ll);
+	qsort(back_ns, n, sizeof(*back_ns), cmp_ll);
 	qsort(trip_ns, n, sizeof(*trip_ns), cmp_ll);
 	printf("median_us: %.3f\n", rank_us(trip_ns, n, 500));
 	printf("p99_us: %.3f\n", rank_us(trip_ns, n, 990));
+	printf("out_median_us: %.3f\n", rank_us(out_ns, n, 500));
+	printf("back_median_us: %.3f\n", rank_us(back_ns, n, 500));
+	free(back_ns);
 }
 
 static void usage(void)
@@ -214,12 +252,17 @@ int main(int argc, char **argv)
 	struct options o = { .loops = 20000, .cpu_a = 0, .cpu_b = 1 };
 	struct pace_stats stats = { 0 };
 	int to_echo[2], to_ping[2], status;
-	long long busy_ns, start_ns, period_ns, *trip_ns;
+	long long busy_ns, start_ns, period_ns, *trip_ns, *recv_ns;
+	char ready;
 	pid_t child;
 
 	parse(argc, argv, &o);
 	if (pipe(to_echo) || pipe(to_ping))
 		die("pipe");
+	recv_ns = mmap(NULL, o.loops * sizeof(*recv_ns), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (recv_ns == MAP_FAILED)
+		die("mmap");
 
 	child = fork();
 	if (child < 0)
@@ -229,7 +272,7 @@ int main(int argc, char **argv)
 		close(to_echo[1]);
 		close(to_ping[0]);
 		pin(o.cpu_b);
-		echo_loop(to_echo[0], to_ping[1], o.loops);
+		echo_loop(to_echo[0], to_ping[1], o.loops, recv_ns);
 	}
 
 	close(to_echo[0]);
@@ -240,15 +283,18 @@ int main(int argc, char **argv)
 	if (!trip_ns)
 		die("malloc");
 	memset(trip_ns, 0, o.loops * sizeof(*trip_ns));
+	/* The echo has touched its pages too. */
+	xfer(to_ping[0], -1, &ready);
 	start_ns = now_ns();
-	busy_ns = ping_loop(to_ping[0], to_echo[1], &o, &stats, trip_ns);
+	busy_ns = ping_loop(to_ping[0], to_echo[1], &o, &stats, trip_ns,
+			    recv_ns);
 	if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 		die("echo task");
 	period_ns = now_ns() - start_ns;
 
 	printf("loops: %ld pace_us: %ld\n", o.loops, o.pace_us);
 	printf("usecs/op: %.3f\n", busy_ns / 1000.0 / o.loops);
-	print_spread(trip_ns, o.loops);
+	print_spread(trip_ns, recv_ns, o.loops);
 	printf("period_us: %.3f\n", period_ns / 1000.0 / o.loops);
 	if (o.pace_us) {
 		printf("sleeps: %ld\n", stats.sleeps);
@@ -257,5 +303,6 @@ int main(int argc, char **argv)
 			       stats.late_ns / 1000.0 / stats.sleeps);
 	}
 	free(trip_ns);
+	munmap(recv_ns, o.loops * sizeof(*recv_ns));
 	return 0;
 }

@@ -9,6 +9,8 @@
 #   LATENCY kernel load us    mean round trip, or cyclictest's mean latency
 #   MEDIAN kernel load us     median round trip
 #   P99 kernel load us        99th percentile round trip
+#   OUT kernel load us        median leg out, to the echoing task
+#   BACK kernel load us       median leg back, to the pinging task
 #   PERIOD kernel load us     period a paced load achieved
 #   SLEEPS kernel load N      paced round trips that found their slot ahead
 #   WAKELATE kernel load us   how late past their slot those woke, mean
@@ -44,6 +46,8 @@ pipe() {
 		sed -n -e "s/^usecs\/op: /LATENCY $kernel $1 /p" \
 			-e "s/^median_us: /MEDIAN $kernel $1 /p" \
 			-e "s/^p99_us: /P99 $kernel $1 /p" \
+			-e "s/^out_median_us: /OUT $kernel $1 /p" \
+			-e "s/^back_median_us: /BACK $kernel $1 /p" \
 			-e "s/^period_us: /PERIOD $kernel $1 /p" \
 			-e "s/^sleeps: /SLEEPS $kernel $1 /p" \
 			-e "s/^wake_late_us: /WAKELATE $kernel $1 /p"
