@@ -52,8 +52,13 @@
  *    some idle entries only (haltpoll-timer-walk). Otherwise poll for
  *    window_ns, keeping the tick (it is not stopped for a period that
  *    short).
- * 3. When halting, stop the tick only if the last idle period lasted at
- *    least half a tick; restarting it around every short halt costs more
+ * 3. When halting for a timer or an early wakeup due within a tick, keep
+ *    the tick, as menu does for an idle period it predicts that short
+ *    (haltpoll_halt_until()). Otherwise stop it, as Linux 6.12 does, but
+ *    on a CPU that does not poll (guest_halt_poll_ns 0, its poll state
+ *    disabled, or a driver without one), which halts on every idle
+ *    entry: there stop it only if the last idle period lasted at least
+ *    half a tick, as restarting it around every short halt costs more
  *    than the halt saves (haltpoll_keep_tick()).
  *
  * And on every idle exit (haltpoll_reflect()), for a period that ended in
@@ -268,9 +273,26 @@ module_param_named(guest_halt_poll_recurring, haltpoll_recurring, bool, 0644);
 MODULE_PARM_DESC(guest_halt_poll_recurring,
 		 "Halt for wakeups that recur at a steady interval past the window, polling just before them");
 
-static int haltpoll_halt(struct haltpoll_cpu *hc, bool *stop_tick)
+/* Halt; @polling: the CPU polls at all (haltpoll_keep_tick()). */
+static int haltpoll_halt(struct haltpoll_cpu *hc, bool polling,
+			 bool *stop_tick)
 {
-	*stop_tick = !haltpoll_keep_tick(hc->last_idle_ns, TICK_NSEC);
+	*stop_tick = !haltpoll_keep_tick(polling, hc->last_idle_ns, TICK_NSEC);
+	return 1;
+}
+
+/*
+ * Halt for a timer or an early wakeup due @until_ns from now. For a halt
+ * that short, keep the tick, as menu keeps it for an idle period it
+ * predicts shorter than a tick: stopping it, which in high resolution
+ * mode the idle loop would do whatever hrtimer is due, then restarting
+ * it costs two clockevent programmings and a walk of the timer wheel,
+ * and the halt ends on its timer before the tick, or on the tick at
+ * most once.
+ */
+static int haltpoll_halt_until(u64 until_ns, bool *stop_tick)
+{
+	*stop_tick = until_ns >= TICK_NSEC;
 	return 1;
 }
 
@@ -331,7 +353,7 @@ static int haltpoll_halt_early(struct haltpoll_cpu *hc, u64 until_ns,
 	hc->timer_halt_ns = until_ns;
 	hrtimer_start(&this_cpu_ptr(&haltpoll_wakes)->timer,
 		      ns_to_ktime(until_ns), HRTIMER_MODE_REL_PINNED_HARD);
-	return haltpoll_halt(hc, stop_tick);
+	return haltpoll_halt_until(until_ns, stop_tick);
 }
 
 /*
@@ -529,12 +551,13 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 			   HALTPOLL_WINDOW_CAP_NS);
 	u64 window_ns = min(hc->window_ns, max_ns);
 	u64 timer_ns, due_ns = 0, latest_ns = 0;
-	bool poll_only;
+	bool poll_only, polling;
 
 	haltpoll_forget_unreflected(hc);
 	hc->reflect_due = true;
 	if (hc->no_poll_state) {
-		*stop_tick = !haltpoll_keep_tick(hc->last_idle_ns, TICK_NSEC);
+		*stop_tick = !haltpoll_keep_tick(false, hc->last_idle_ns,
+						 TICK_NSEC);
 		return 0;
 	}
 	poll_only = dev->states_usage[1].disable ||
@@ -542,14 +565,15 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	haltpoll_enter_period(hc, poll_only);
 	if (poll_only)
 		return haltpoll_poll(dev, window_ns, stop_tick);
+	polling = max_ns && !dev->states_usage[0].disable;
 	/* poll_ns is set only between a poll that timed out and its halt. */
 	if (dev->states_usage[0].disable || hc->poll_ns)
-		return haltpoll_halt(hc, stop_tick);
+		return haltpoll_halt(hc, polling, stop_tick);
 	if (max_ns && hc->entry_ns)
 		latest_ns = haltpoll_recur_expected(&hc->recur, hc->entry_ns,
 						    &due_ns);
 	if (!haltpoll_should_poll(window_ns, false) && !latest_ns)
-		return haltpoll_halt(hc, stop_tick);
+		return haltpoll_halt(hc, polling, stop_tick);
 	timer_ns = haltpoll_next_timer_sampled_ns(hc, window_ns);
 	if (haltpoll_timer_first(window_ns, timer_ns))
 		return haltpoll_halt_for_timer(dev, hc, window_ns, timer_ns,
@@ -559,9 +583,9 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 		return haltpoll_halt_for_wakeup(dev, hc, window_ns, max_ns,
 						due_ns, latest_ns, stop_tick);
 	if (!window_ns)
-		return haltpoll_halt(hc, stop_tick);
+		return haltpoll_halt(hc, polling, stop_tick);
 	if (haltpoll_halt_for_near_timer(hc, timer_ns))
-		return haltpoll_halt(hc, stop_tick);
+		return haltpoll_halt_until(timer_ns, stop_tick);
 	return haltpoll_poll(dev, window_ns, stop_tick);
 }
 

@@ -579,18 +579,29 @@ static inline bool haltpoll_wakeup_halt_pays(u64 due_ns, u64 lead_ns,
 
 /**
  * haltpoll_keep_tick - whether a halt should leave the scheduler tick running
+ * @polling: the CPU polls at all: guest_halt_poll_ns is not 0, and it has
+ *	a poll state, enabled
  * @last_idle_ns: length of the previous idle period
  * @tick_ns: length of a tick period
  *
- * Stopping the tick and starting it again costs two clockevent programmings
+ * A CPU that does not poll halts on every idle entry, however short, and
+ * stopping the tick and starting it again costs two clockevent programmings
  * per idle period, more than a short halt saves (it made the driver with
- * polling disabled slower than no driver at all). Like the generic idle loop,
- * which stops the tick only after an idle period the tick fired in, keep it
- * unless the CPU was last idle for at least half a tick period.
+ * polling disabled slower than no driver at all). Like the generic idle
+ * loop, which stops the tick only after an idle period the tick fired in,
+ * keep it there unless the CPU was last idle for at least half a tick.
+ *
+ * A CPU that polls halts only when polling was not expected to pay: its
+ * poll ran out, or its window is closed. Keeping the tick through those
+ * halts measured worse than stopping it, as Linux 6.12 does: for wakeups a
+ * window or a few apart, the CPU halted more often and woke later. Stop it.
+ *
+ * Return: true if the halt should keep the tick.
  */
-static inline bool haltpoll_keep_tick(u64 last_idle_ns, u64 tick_ns)
+static inline bool haltpoll_keep_tick(bool polling, u64 last_idle_ns,
+				      u64 tick_ns)
 {
-	return last_idle_ns < tick_ns / 2;
+	return !polling && last_idle_ns < tick_ns / 2;
 }
 
 #endif /* _HALTPOLL_WINDOW_H */

@@ -266,26 +266,32 @@ static void haltpoll_near_timer_test(struct kunit *test)
 
 struct tick_case {
 	const char *name;
+	bool polling;
 	u64 last_idle_ns;
 	bool keep;
 };
 
 /* With a 4 ms tick (HZ=250). */
 static const struct tick_case tick_cases[] = {
-	{ "short idle keeps the tick", 30 * US, true },
-	{ "no idle yet keeps the tick", 0, true },
-	{ "just under half a tick keeps it", 2 * MS - 1, true },
-	{ "half a tick stops it", 2 * MS, false },
-	{ "long idle stops it", 1000 * MS, false },
+	{ "not polling, short idle keeps the tick", false, 30 * US, true },
+	{ "not polling, no idle yet keeps the tick", false, 0, true },
+	{ "not polling, just under half a tick keeps it", false, 2 * MS - 1, true },
+	{ "not polling, half a tick stops it", false, 2 * MS, false },
+	{ "not polling, long idle stops it", false, 1000 * MS, false },
+	{ "polling, short idle stops it", true, 30 * US, false },
+	{ "polling, no idle yet stops it", true, 0, false },
+	{ "polling, long idle stops it", true, 1000 * MS, false },
 };
 
 static void haltpoll_keep_tick_test(struct kunit *test)
 {
 	const struct tick_case *c;
+	bool keep;
 
-	for (c = tick_cases; c < tick_cases + ARRAY_SIZE(tick_cases); c++)
-		KUNIT_EXPECT_EQ_MSG(test, haltpoll_keep_tick(c->last_idle_ns, 4 * MS),
-				    c->keep, "case: %s", c->name);
+	for (c = tick_cases; c < tick_cases + ARRAY_SIZE(tick_cases); c++) {
+		keep = haltpoll_keep_tick(c->polling, c->last_idle_ns, 4 * MS);
+		KUNIT_EXPECT_EQ_MSG(test, keep, c->keep, "case: %s", c->name);
+	}
 }
 
 struct halt_pays_case {

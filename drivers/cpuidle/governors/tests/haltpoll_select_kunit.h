@@ -132,14 +132,34 @@ static bool haltpoll_test_armed(struct haltpoll_select_fixture *f,
 	       expires <= ktime_add_ns(after, after_ns);
 }
 
-/* A closed window halts, keeping the tick after a short idle period. */
+/* A closed window halts, and a CPU that polls stops the tick to halt. */
 static void haltpoll_select_closed_window_test(struct kunit *test)
 {
 	struct haltpoll_select_fixture *f = test->priv;
 	bool stop_tick;
 
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_EXPECT_TRUE(test, stop_tick);
+}
+
+/*
+ * A CPU that does not poll, by guest_halt_poll_ns or its poll state
+ * disabled, keeps the tick through halts after short idle periods.
+ */
+static void haltpoll_select_no_polling_keeps_tick_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	bool stop_tick;
+
+	WRITE_ONCE(haltpoll_params.max_ns, 0);
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
 	KUNIT_EXPECT_FALSE(test, stop_tick);
+	haltpoll_test_reflect(f, 1, 10 * HP_US, false);
+	WRITE_ONCE(haltpoll_params.max_ns, 200 * HP_US);
+	f->dev.states_usage[0].disable = CPUIDLE_STATE_DISABLED_BY_USER;
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_EXPECT_FALSE(test, stop_tick);
+	f->dev.states_usage[0].disable = 0;
 }
 
 /* A wakeup just after the window closed opens it; the next entry polls. */
@@ -209,6 +229,8 @@ static void haltpoll_select_timer_test(struct kunit *test)
 					    c->poll_limit_ns, "case: %s", c->name);
 		KUNIT_EXPECT_EQ_MSG(test, hc->timer_halt_ns, c->halt_until_ns,
 				    "case: %s", c->name);
+		/* Polls, and halts until early wakeups within a tick, keep it. */
+		KUNIT_EXPECT_FALSE_MSG(test, stop_tick, "case: %s", c->name);
 		if (c->index == 1)
 			KUNIT_EXPECT_TRUE_MSG(test,
 					      haltpoll_test_armed(f, before, after,
@@ -265,6 +287,38 @@ static void haltpoll_select_walk_horizon_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
 	KUNIT_EXPECT_EQ(test, f->walks, 1);
 	KUNIT_EXPECT_EQ(test, hc->timerless, 0);
+	/* The early wakeup is a tick or more away: the tick stops. */
+	KUNIT_EXPECT_GE(test, hc->timer_halt_ns, TICK_NSEC);
+	KUNIT_EXPECT_TRUE(test, stop_tick);
+}
+
+/*
+ * A halt until an early wakeup keeps the tick if the wakeup is due within
+ * a tick and stops it otherwise, on either side of the tick's length.
+ */
+static void haltpoll_select_halt_until_tick_test(struct kunit *test)
+{
+	static const u64 timers_ns[] = { TICK_NSEC / 2, TICK_NSEC - 1,
+					 TICK_NSEC + TICK_NSEC / 2 };
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	bool stop_tick;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(timers_ns); i++) {
+		haltpoll_enable_device(&f->drv, &f->dev);
+		hc->window_ns = 2 * TICK_NSEC;
+		f->next_timer_ns = timers_ns[i];
+		KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+		KUNIT_ASSERT_NE(test, hc->timer_halt_ns, 0);
+		KUNIT_EXPECT_EQ_MSG(test, stop_tick,
+				    hc->timer_halt_ns >= TICK_NSEC,
+				    "timer %llu ns, early wakeup %llu ns",
+				    timers_ns[i], hc->timer_halt_ns);
+		KUNIT_EXPECT_EQ_MSG(test, stop_tick, i == 2, "timer %llu ns",
+				    timers_ns[i]);
+		haltpoll_test_reflect(f, 1, 10 * HP_US, false);
+	}
 }
 
 /*
@@ -282,6 +336,8 @@ static void haltpoll_select_ebusy_test(struct kunit *test)
 	haltpoll_test_reflect(f, 0, 200 * HP_US, true);
 	/* The poll timed out: halt, but -EBUSY, so no reflection. */
 	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	/* A CPU that polls stops the tick to halt, after a short period too. */
+	KUNIT_EXPECT_TRUE(test, stop_tick);
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
 
 	/*
@@ -363,6 +419,8 @@ static void haltpoll_select_near_timer_test(struct kunit *test)
 	hc->window_ns = 100 * HP_US;
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
 	KUNIT_EXPECT_EQ(test, hc->near_halts, 1);
+	/* The timer is due within a tick, which keeps running for it. */
+	KUNIT_EXPECT_FALSE(test, stop_tick);
 
 	/*
 	 * A wakeup 300 us in, past the window but before the timer: polling
@@ -710,9 +768,11 @@ static void haltpoll_next_timer_leaves_out_tick_test(struct kunit *test)
 
 static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_closed_window_test),
+	KUNIT_CASE(haltpoll_select_no_polling_keeps_tick_test),
 	KUNIT_CASE(haltpoll_select_opens_window_test),
 	KUNIT_CASE(haltpoll_select_timer_test),
 	KUNIT_CASE(haltpoll_select_early_wakeup_test),
+	KUNIT_CASE(haltpoll_select_halt_until_tick_test),
 	KUNIT_CASE(haltpoll_select_ebusy_test),
 	KUNIT_CASE(haltpoll_select_disabled_state_test),
 	KUNIT_CASE(haltpoll_select_no_poll_state_test),
