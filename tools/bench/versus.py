@@ -21,6 +21,9 @@ PIPE_LOADS = ["unpaced", "pace50", "pace100", "pace300", "pace1000"]
 PACED_LOADS = PIPE_LOADS[1:]
 CYCLIC_LOADS = ["cyclic100", "cyclic200", "cyclic500"]
 KERNELS = ["project", "stock"]
+# pipe-bench's default CPUs, as versus.sh runs it: the pinging task's,
+# which also sleeps through a pace, and the echoing task's.
+PIPE_CPUS = ["0", "1"]
 
 # (label, loads, metric, bound): the ratio project / stock of the metric
 # must not exceed the bound on any of the loads.
@@ -100,6 +103,9 @@ def parse_guest(path):
                 m["poll_us"] = m.get("poll_us", 0) + d[1]
                 m["polls"] = m.get("polls", 0) + d[0]
                 m["halts"] = m.get("halts", 0) + d[2]
+                for key, value in (("poll_us", d[1]), ("halts", d[2])):
+                    key += "_cpu" + cpu
+                    m[key] = m.get(key, 0) + value
     return loads
 
 
@@ -121,6 +127,10 @@ def boot_metrics(out_path, samples_path):
         if "wasted_us" in m:
             m["caught_poll_us"] = m["poll_us"] - m["wasted_us"]
         m["halts_per_op"] = m.get("halts", 0) / ops
+        for cpu in PIPE_CPUS:
+            for key in ("poll_us", "halts"):
+                if key + "_cpu" + cpu in m:
+                    m[f"{key}_cpu{cpu}_per_op"] = m[f"{key}_cpu{cpu}"] / ops
         if m.get("period_us"):
             m["poll_share"] = m["poll_us_per_op"] / m["period_us"]
         if "sleeps" in m:
@@ -433,6 +443,15 @@ def main():
                                      ("its wakeup late us",
                                       "wake_late_us", "{:.1f}")])
     print_unheld_paces(table)
+    # Which CPU polls: the pacing one through its own sleep (a timer), or
+    # the echoing one for the next request; a poll that ran out its window
+    # is followed by a halt.
+    print_table(table, PACED_LOADS, [
+        ("pacer CPU poll us per op", "poll_us_cpu0_per_op", "{:.1f}"),
+        ("halts per op", "halts_cpu0_per_op", "{:.2f}"),
+        ("echo CPU poll us per op", "poll_us_cpu1_per_op", "{:.1f}"),
+        ("halts per op", "halts_cpu1_per_op", "{:.2f}"),
+    ])
     print_table(table, ["idle"], [("host CPU s/s", "host_cpu", "{:.4f}"),
                                   ("of it vCPU threads", "host_vcpu",
                                    "{:.4f}"),
