@@ -12,6 +12,7 @@ measured."""
 import argparse
 import json
 import random
+import re
 import statistics
 import sys
 
@@ -21,9 +22,6 @@ PIPE_LOADS = ["unpaced", "pace50", "pace100", "pace300", "pace1000"]
 PACED_LOADS = PIPE_LOADS[1:]
 CYCLIC_LOADS = ["cyclic100", "cyclic200", "cyclic500"]
 KERNELS = ["project", "stock"]
-# pipe-bench's default CPUs, as versus.sh runs it: the pinging task's,
-# which also sleeps through a pace, and the echoing task's.
-PIPE_CPUS = ["0", "1"]
 
 # (label, loads, metric, bound): the ratio project / stock of the metric
 # must not exceed the bound on any of the loads.
@@ -58,6 +56,14 @@ SLOW_BOOT_FACTOR = 1.3
 SLOW_BOOT_UNEVEN = 2
 
 
+# A counter parse_guest() keeps per CPU as well: "poll_us_cpu1".
+PER_CPU_KEY = re.compile(r"_cpu[0-9]+$")
+
+
+def accumulate(m, key, value):
+    m[key] = m.get(key, 0) + value
+
+
 def add_hpstat(loads, begin, w):
     """Fold one HPSTAT line (the project's haltpoll-stat) into @loads.
 
@@ -77,8 +83,8 @@ def add_hpstat(loads, begin, w):
         return
     d = [e - x for e, x in zip(c, b)]
     m = loads.setdefault(load, {})
-    m["polls_caught"] = m.get("polls_caught", 0) + d[0]
-    m["wasted_us"] = m.get("wasted_us", 0) + d[2] / 1e3
+    accumulate(m, "polls_caught", d[0])
+    accumulate(m, "wasted_us", d[2] / 1e3)
 
 
 def parse_guest(path):
@@ -100,12 +106,10 @@ def parse_guest(path):
                     continue
                 d = [e - b for e, b in zip(c, begin.pop((load, cpu)))]
                 m = loads.setdefault(load, {})
-                m["poll_us"] = m.get("poll_us", 0) + d[1]
-                m["polls"] = m.get("polls", 0) + d[0]
-                m["halts"] = m.get("halts", 0) + d[2]
+                accumulate(m, "polls", d[0])
                 for key, value in (("poll_us", d[1]), ("halts", d[2])):
-                    key += "_cpu" + cpu
-                    m[key] = m.get(key, 0) + value
+                    accumulate(m, key, value)
+                    accumulate(m, f"{key}_cpu{cpu}", value)
     return loads
 
 
@@ -127,10 +131,8 @@ def boot_metrics(out_path, samples_path):
         if "wasted_us" in m:
             m["caught_poll_us"] = m["poll_us"] - m["wasted_us"]
         m["halts_per_op"] = m.get("halts", 0) / ops
-        for cpu in PIPE_CPUS:
-            for key in ("poll_us", "halts"):
-                if key + "_cpu" + cpu in m:
-                    m[f"{key}_cpu{cpu}_per_op"] = m[f"{key}_cpu{cpu}"] / ops
+        for key in [k for k in m if PER_CPU_KEY.search(k)]:
+            m[key + "_per_op"] = m[key] / ops
         if m.get("period_us"):
             m["poll_share"] = m["poll_us_per_op"] / m["period_us"]
         if "sleeps" in m:
@@ -443,9 +445,9 @@ def main():
                                      ("its wakeup late us",
                                       "wake_late_us", "{:.1f}")])
     print_unheld_paces(table)
-    # Which CPU polls: the pacing one through its own sleep (a timer), or
-    # the echoing one for the next request; a poll that ran out its window
-    # is followed by a halt.
+    # Which CPU polls: pipe-bench's pacing one (CPU 0) through its own
+    # sleep (a timer), or its echoing one (CPU 1) for the next request; a
+    # poll that ran out its window is followed by a halt.
     print_table(table, PACED_LOADS, [
         ("pacer CPU poll us per op", "poll_us_cpu0_per_op", "{:.1f}"),
         ("halts per op", "halts_cpu0_per_op", "{:.2f}"),
