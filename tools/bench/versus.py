@@ -113,6 +113,17 @@ def parse_guest(path):
     return loads
 
 
+def booted_build(path):
+    """The booted kernel's uname -v from one boot's BUILD line, or None
+    for an output from before the line was printed."""
+    with open(path) as f:
+        for line in f:
+            w = line.split(None, 2)
+            if len(w) == 3 and w[0] == "BUILD":
+                return w[2].strip()
+    return None
+
+
 def boot_metrics(out_path, samples_path):
     """Everything measured in one boot, per load."""
     loads = parse_guest(out_path)
@@ -408,9 +419,14 @@ def main():
     args = ap.parse_args()
 
     boots = {k: [] for k in KERNELS}
+    builds = {k: set() for k in KERNELS}
     for spec in args.boots:
         kernel, out_path, samples_path = spec.split(":")
         boots[kernel].append(boot_metrics(out_path, samples_path))
+        builds[kernel].add(booted_build(out_path))
+    # Which build each side ran (uname -v: its number and date), so that a
+    # record can be told apart from one of a kernel left from another tree.
+    builds = {k: sorted(b or "unknown" for b in builds[k]) for k in KERNELS}
     table, runs = {}, {}
     for k in KERNELS:
         table[k], runs[k] = medians(boots[k])
@@ -418,6 +434,8 @@ def main():
     rounds = len(boots["project"])
     print(f"\nproject / stock 6.12 haltpoll ({args.title}), medians of {rounds}"
           " interleaved boots each;\neach cell: project / stock, ratio")
+    for k in KERNELS:
+        print(f"  {k} kernel: {'; '.join(builds[k])}")
     print_table(table, PIPE_LOADS + CYCLIC_LOADS, [
         ("latency us", "latency_us", "{:.1f}"),
         ("poll us per op", "poll_us_per_op", "{:.1f}"),
@@ -479,6 +497,7 @@ def main():
     with open(args.meta) as f:
         meta = json.load(f)
     record = {"title": args.title, "meta": meta, "rounds": rounds,
+              "kernel_builds": builds,
               "median": table, "runs": runs, "slow_boots": slow,
               "targets": results, "catch_only_summed_poll": catch_only,
               "catch_only_summed_poll_interval": catch_only_iv,
