@@ -118,9 +118,9 @@ def booted_build(path):
     for an output from before the line was printed."""
     with open(path) as f:
         for line in f:
-            w = line.split(None, 2)
-            if len(w) == 3 and w[0] == "BUILD":
-                return w[2].strip()
+            w = line.split(None, 1)
+            if len(w) == 2 and w[0] == "BUILD":
+                return w[1].strip()
     return None
 
 

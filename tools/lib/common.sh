@@ -98,6 +98,22 @@ src_dir() { echo "$(variant_out)/src"; }
 build_dir() { echo "$(variant_out)/build-$1$(variant_suffix)"; }
 modules_dir() { echo "$(variant_out)/modules-$1$(variant_suffix)"; }
 
+# check_booted_build GUEST_OUTPUT ARCH VARIANT : fail unless the first
+# "BUILD VERSION" line the guest printed (its uname -v) names the kernel
+# now in the build directory of VARIANT ("" or stock): a kernel rebuilt in
+# the same out/ while a run boots, or one left from another tree, would
+# be measured under this commit's name.
+check_booted_build() {
+	local out=$1 bdir built booted
+	bdir=$(HALTPOLL_VARIANT=$3 build_dir "$2")
+	built=$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' \
+		"$bdir/include/generated/utsversion.h")
+	booted=$(sed -n 's/^BUILD //p' "$out" | head -1)
+	if [ -z "$built" ] || [ "$booted" != "$built" ]; then
+		die "$out: booted '$booted', but $bdir holds '$built'"
+	fi
+}
+
 # variant_check NAME : accept the kernel variants the project builds.
 variant_check() {
 	case "$1" in

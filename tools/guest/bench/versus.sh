@@ -14,8 +14,8 @@
 #   PERIOD kernel load us     period a paced load achieved
 #   SLEEPS kernel load N      paced round trips that found their slot ahead
 #   WAKELATE kernel load us   how late past their slot those woke, mean
-# and first, once, BUILD kernel VERSION: the booted kernel's uname -v, which
-# the host checks against the build it meant to boot.
+# and first, once, BUILD VERSION: the booted kernel's uname -v, which the
+# host checks against the build it meant to boot.
 # Arguments: KERNEL (project or stock); PARAMS, "-" or the governor's
 # parameters to write after loading ("guest_halt_poll_ns=2400000 ...");
 # then LOADS (default: all of them), each one of unpaced, paceN (one round
@@ -25,7 +25,7 @@ params=$2
 shift 2
 loads=${*:-"unpaced pace50 pace100 pace300 pace1000 cyclic100 cyclic200 cyclic500 idle"}
 dmesg -n 1
-echo "BUILD $kernel $(uname -v)"
+echo "BUILD $(uname -v)"
 # shellcheck source=tools/guest/tests/idle-counters.sh
 . /haltpoll/idle-counters.sh
 

@@ -9,10 +9,13 @@
 #   _expire_entry and _cancel, sched_waking and sched_switch from idle,
 #   and the marks "@@COUNT begin|end" and "@@COUNTED begin|end" written
 #   just before and after each read of the counters
+# First, once, "BUILD VERSION": the booted kernel's uname -v, which the
+# host checks against the build it meant to boot.
 # Arguments: LOADS, each one of unpaced or paceN (one round trip every N us).
 loads=${*:-"unpaced pace50 pace100 pace300 pace1000"}
 t=/sys/kernel/tracing
 dmesg -n 1
+echo "BUILD $(uname -v)"
 # shellcheck source=tools/guest/tests/idle-counters.sh
 . /haltpoll/idle-counters.sh
 
