@@ -98,20 +98,30 @@ src_dir() { echo "$(variant_out)/src"; }
 build_dir() { echo "$(variant_out)/build-$1$(variant_suffix)"; }
 modules_dir() { echo "$(variant_out)/modules-$1$(variant_suffix)"; }
 
-# check_booted_build GUEST_OUTPUT ARCH VARIANT : fail unless the first
-# "BUILD VERSION" line the guest printed (its uname -v) names the kernel
-# now in the build directory of VARIANT ("" or stock): a kernel rebuilt in
-# the same out/ while a run boots, or one left from another tree, would
-# be measured under this commit's name.
+# built_uts ARCH VARIANT : the UTS_VERSION (what uname -v says: the
+# build's number and date) of the kernel in the build directory of
+# VARIANT ("" or stock). Read once, right after the build, so that every
+# boot of a run is checked against the same build.
+built_uts() {
+	local f uts
+	f="$(HALTPOLL_VARIANT=$2 build_dir "$1")/include/generated/utsversion.h"
+	[ -r "$f" ] || die "$f: missing, the build did not finish"
+	uts=$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$f")
+	[ -n "$uts" ] || die "$f: no UTS_VERSION"
+	echo "$uts"
+}
+
+# check_booted_build GUEST_OUTPUT UTS : fail unless the first "BUILD
+# VERSION" line the guest printed (its uname -v) is UTS (built_uts()): a
+# kernel rebuilt in the same out/ during a run, or one left from another
+# tree, would be measured under this commit's name. vmlinux only: a
+# rebuilt module leaves uname -v as it was.
 check_booted_build() {
-	local out=$1 bdir built booted
-	bdir=$(HALTPOLL_VARIANT=$3 build_dir "$2")
-	built=$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' \
-		"$bdir/include/generated/utsversion.h")
-	booted=$(sed -n 's/^BUILD //p' "$out" | head -1)
-	if [ -z "$built" ] || [ "$booted" != "$built" ]; then
-		die "$out: booted '$booted', but $bdir holds '$built'"
-	fi
+	local booted
+	booted=$(sed -n 's/^BUILD //p' "$1" | head -1)
+	[ -n "$booted" ] || die "$1: the guest printed no BUILD line"
+	[ "$booted" = "$2" ] ||
+		die "$1: booted '$booted', but the run built '$2'"
 }
 
 # variant_check NAME : accept the kernel variants the project builds.
