@@ -52,6 +52,11 @@ struct trace {
 	u64 *run_ns;		/* from the period's end to the next's start */
 	u64 *early_ns;		/* the guest's early wakeup's lateness, or 0 */
 	bool *early_fed;	/* the guest's governor took that lateness */
+	bool *interrupted;	/* ended by an interrupt that woke no task */
+	u64 *select_ns;		/* the guest armed its early wakeup this long
+				 * before the idle entry, or 0
+				 */
+	u64 typical_select_ns;	/* the median of the recorded select_ns */
 	bool marks_wakeups;	/* some period is marked as a task's wakeup */
 	size_t n;
 };
@@ -396,6 +401,25 @@ static bool early_moves_lead(const struct trace *t, size_t i, bool first)
 }
 
 /*
+ * How much earlier than the idle entry of period @i the governor began it,
+ * where it armed its early wakeup: it notes a period's start as it
+ * selects, and cpuidle measures the residency it adds from the entry, so
+ * a wakeup the halt took is dated early by the time between the two.
+ * Under QEMU TCG, from arming the hrtimer to the entry alone takes 3 to 58
+ * us (tenth to ninetieth percentile on the echoing CPU at a 1000 us pace),
+ * varied enough to scatter the intervals the rule sees. Recorded from the
+ * arming (" s NS"); the selection's part before it is not traced, and
+ * taken as steady, it drops out of the intervals. Where the guest armed
+ * none in the period, the trace's median.
+ */
+static u64 select_early_ns(const struct trace *t, size_t i)
+{
+	if (!t->select_ns)
+		return 0;
+	return t->select_ns[i] ?: t->typical_select_ns;
+}
+
+/*
  * A period halted for the wakeup haltpoll-recurring-wakeup expects @due_ns
  * in, with an early wakeup @lead_ns before it, as haltpoll_halt_for_wakeup()
  * does. Its lateness moves @lateness. The selection after the early wakeup
@@ -403,13 +427,15 @@ static bool early_moves_lead(const struct trace *t, size_t i, bool first)
  * halt its early wakeup ended): it polls until @latest_ns, or for
  * @window_ns if that is longer, for @max_ns at most, to the end of a spin,
  * or halts if neither is left. @halted is set if the wakeup found the CPU
- * halted. Return: the window after the period.
+ * halted; @dated_early_ns to select_early_ns() if it found it in the halt
+ * the early wakeup was armed for. Return: the window after the period.
  */
 static u64 replay_recurring(const struct haltpoll_params *p,
 			    const struct trace *t, size_t i, struct outcome *o,
 			    u64 due_ns, u64 latest_ns, u64 lead_ns,
 			    u64 window_ns, u64 max_ns,
-			    struct haltpoll_lateness *lateness, bool *halted)
+			    struct haltpoll_lateness *lateness, bool *halted,
+			    u64 *dated_early_ns)
 {
 	u64 late_ns = early_late_ns(t, i,
 				    haltpoll_min_u64(sim_halt_wake_ns, lead_ns));
@@ -422,8 +448,10 @@ static u64 replay_recurring(const struct haltpoll_params *p,
 	if (sim_halt_wakes && early_moves_lead(t, i, end_ns > woke_ns))
 		haltpoll_lateness_add(lateness, late_ns, max_ns);
 	/* The wakeup came first, to the halt: the early wakeup is cancelled. */
-	if (end_ns <= woke_ns)
+	if (end_ns <= woke_ns) {
+		*dated_early_ns = select_early_ns(t, i);
 		return haltpoll_window_next(p, window_ns, halted_ns(t, i));
+	}
 	limit_ns = latest_ns > woke_ns ? latest_ns - woke_ns : 0;
 	limit_ns = haltpoll_min_u64(limit_ns > window_ns ? limit_ns : window_ns,
 				    max_ns);
@@ -473,7 +501,10 @@ static void timer_early_wake(struct haltpoll_lateness *lateness,
  * would scatter the intervals the rule sees. Periods the tick ended are
  * not wakeups to it, those its hrtimers ended are. A trace that marks the
  * periods a task's wakeup ended (tools/sim/validate's) marks the
- * hrtimers' too and leaves the tick's unmarked. Others mark timers
+ * hrtimers' too, and the tick's (" k", or " n" with a timer pending); a
+ * period it leaves unmarked ended on an interrupt that woke no task,
+ * which the governor counts as a wakeup too (haltpoll_recur_counts()),
+ * unless its early wakeup came in the period (" e"). Others mark timers
  * without saying which; none of those counts here. A recorded wakeup
  * comes at its own time: the governor estimates a halted CPU's from the
  * lead's lateness.
@@ -481,7 +512,8 @@ static void timer_early_wake(struct haltpoll_lateness *lateness,
 static bool recur_wakeup(const struct trace *t, size_t i)
 {
 	if (t->marks_wakeups)
-		return t->woken[i] || t->timer[i];
+		return t->woken[i] || t->timer[i] ||
+		       (t->interrupted && t->interrupted[i]);
 	return !t->timer[i];
 }
 
@@ -510,17 +542,20 @@ static u64 replay_halt(const struct haltpoll_params *p, u64 window_ns,
  * it draws lateness, else the typical delay of a halted vCPU's wakeup);
  * the delay recorded for that period (if the guest halted there too)
  * differs from it as much as the host's wakeups scatter. The dates
- * scatter with it, and so do the intervals the rule sees.
+ * scatter with it, and so do the intervals the rule sees. A halt the
+ * governor armed its early wakeup for is dated earlier still, by
+ * @dated_early_ns (select_early_ns()).
  */
 static u64 recur_woken_ns(const struct trace *t, size_t i, u64 end_ns,
-			  bool halted, u64 late_ns)
+			  bool halted, u64 late_ns, u64 dated_early_ns)
 {
-	u64 idle_ns = t->idle_ns[i], ran_ns;
+	u64 idle_ns = t->idle_ns[i], ran_ns, woken_ns;
 
 	if (!halted)
 		return end_ns;
 	ran_ns = halted_ns(t, i);
-	return end_ns - idle_ns + ran_ns - haltpoll_min_u64(late_ns, ran_ns);
+	woken_ns = end_ns - idle_ns + ran_ns - haltpoll_min_u64(late_ns, ran_ns);
+	return woken_ns - haltpoll_min_u64(dated_early_ns, woken_ns - 1);
 }
 
 static void replay_project(const struct haltpoll_params *p,
@@ -534,6 +569,7 @@ static void replay_project(const struct haltpoll_params *p,
 	struct haltpoll_lateness lateness = lateness_seed();
 	/* What dates a halted wakeup: the typical, or the running, lateness. */
 	u64 *late_ns = sim_halt_wakes ? &lateness.avg_ns : &sim_halt_wake_ns;
+	u64 dated_early_ns = 0;
 	bool halted = false;
 	s64 ahead_ns = 0;
 	size_t i;
@@ -560,8 +596,10 @@ static void replay_project(const struct haltpoll_params *p,
 
 			haltpoll_recur_woken(&recur,
 					     recur_woken_ns(t, i - 1, prev_end_ns,
-							    halted, *late_ns));
+							    halted, *late_ns,
+							    dated_early_ns));
 		}
+		dated_early_ns = 0;
 		halted = true;
 		/* As haltpoll_select(): none with polling off. */
 		if (!late_poll_ns && max_ns)
@@ -614,7 +652,8 @@ static void replay_project(const struct haltpoll_params *p,
 							     recur_lead_ns,
 							     window_ns, max_ns,
 							     &lateness,
-							     &halted);
+							     &halted,
+							     &dated_early_ns);
 				continue;
 			}
 			end = poll_period(o, t, i,
@@ -862,32 +901,79 @@ static void gen_synthetic(struct trace *traces, size_t *count)
 						  exponential_ns(2 * MS);
 }
 
-static void trace_append(struct trace *t, size_t *cap, u64 idle_ns, bool timer,
-			 u64 late_ns, bool woken, u64 pending, u64 run_ns,
-			 u64 early_ns, bool early_fed)
+/* One recorded idle period, as a line of a trace file gives it. */
+struct period {
+	u64 idle_ns, late_ns, pending_ns, run_ns, early_ns, select_ns;
+	bool timer, woken, early_fed, interrupted;
+};
+
+/* @ptr resized to @n elements of @size bytes; exits if out of memory. */
+static void *grow(void *ptr, size_t n, size_t size)
+{
+	ptr = realloc(ptr, n * size);
+	if (!ptr) {
+		perror("haltpoll-sim");
+		exit(1);
+	}
+	return ptr;
+}
+
+static void trace_append(struct trace *t, size_t *cap, const struct period *p)
 {
 	if (t->n == *cap) {
-		*cap *= 2;
-		t->pending_ns = realloc(t->pending_ns,
-					*cap * sizeof(*t->pending_ns));
-		t->idle_ns = realloc(t->idle_ns, *cap * sizeof(*t->idle_ns));
-		t->timer = realloc(t->timer, *cap * sizeof(*t->timer));
-		t->late_ns = realloc(t->late_ns, *cap * sizeof(*t->late_ns));
-		t->woken = realloc(t->woken, *cap * sizeof(*t->woken));
-		t->run_ns = realloc(t->run_ns, *cap * sizeof(*t->run_ns));
-		t->early_ns = realloc(t->early_ns, *cap * sizeof(*t->early_ns));
-		t->early_fed = realloc(t->early_fed,
-				       *cap * sizeof(*t->early_fed));
+		*cap = *cap ? 2 * *cap : 1024;
+		t->idle_ns = grow(t->idle_ns, *cap, sizeof(*t->idle_ns));
+		t->timer = grow(t->timer, *cap, sizeof(*t->timer));
+		t->late_ns = grow(t->late_ns, *cap, sizeof(*t->late_ns));
+		t->woken = grow(t->woken, *cap, sizeof(*t->woken));
+		t->pending_ns = grow(t->pending_ns, *cap, sizeof(*t->pending_ns));
+		t->run_ns = grow(t->run_ns, *cap, sizeof(*t->run_ns));
+		t->early_ns = grow(t->early_ns, *cap, sizeof(*t->early_ns));
+		t->early_fed = grow(t->early_fed, *cap, sizeof(*t->early_fed));
+		t->interrupted = grow(t->interrupted, *cap,
+				      sizeof(*t->interrupted));
+		t->select_ns = grow(t->select_ns, *cap, sizeof(*t->select_ns));
 	}
-	t->run_ns[t->n] = run_ns;
-	t->early_ns[t->n] = early_ns;
-	t->early_fed[t->n] = early_fed;
-	t->late_ns[t->n] = late_ns;
-	t->pending_ns[t->n] = pending;
-	t->woken[t->n] = woken;
-	t->marks_wakeups |= woken;
-	t->idle_ns[t->n] = idle_ns;
-	t->timer[t->n++] = timer;
+	t->idle_ns[t->n] = p->idle_ns;
+	t->timer[t->n] = p->timer;
+	t->late_ns[t->n] = p->late_ns;
+	t->woken[t->n] = p->woken;
+	t->pending_ns[t->n] = p->pending_ns;
+	t->run_ns[t->n] = p->run_ns;
+	t->early_ns[t->n] = p->early_ns;
+	t->early_fed[t->n] = p->early_fed;
+	t->interrupted[t->n] = p->interrupted;
+	t->select_ns[t->n] = p->select_ns;
+	t->marks_wakeups |= p->woken;
+	t->n++;
+}
+
+/* Cut the field " KEY NS" off the end of @line; return NS, 0 if absent. */
+static u64 cut_field(char *line, const char *key)
+{
+	char *at = strstr(line, key);
+
+	if (!at)
+		return 0;
+	*at = '\0';
+	return strtoull(at + strlen(key), NULL, 10);
+}
+
+/* The median of the recorded select_ns, 0 if none. */
+static u64 typical_select_ns(const struct trace *t)
+{
+	u64 *sorted = grow(NULL, t->n ?: 1, sizeof(*sorted)), median_ns = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < t->n; i++)
+		if (t->select_ns[i])
+			sorted[n++] = t->select_ns[i];
+	if (n) {
+		qsort(sorted, n, sizeof(*sorted), cmp_u64);
+		median_ns = sorted[n / 2];
+	}
+	free(sorted);
+	return median_ns;
 }
 
 /*
@@ -897,64 +983,55 @@ static void trace_append(struct trace *t, size_t *cap, u64 idle_ns, bool timer,
  * until a task's wakeup, the CPU's delay in running left out, and then, if
  * known (the CPU halted), by that delay, or by " n DUE" when the tick
  * ended it before a timer of the CPU's, pending, due DUE ns from the
- * period's start; then, if recorded, " e NS": how late the governor's
- * early wakeup in the period came in the guest (" E NS" where a task was
- * woken by then, or running, and the governor did not take it), and
- * " r NS": NS from the period's end to the next one's start.
+ * period's start, or by " k" when the tick ended it otherwise; then, if
+ * recorded, " s NS": how long before the idle entry the guest's governor
+ * armed its early wakeup (select_early_ns()), " e NS": how late that
+ * early wakeup came in the guest (" E NS" where a task was woken by then,
+ * or running, and the governor did not take it), and " r NS": NS from the
+ * period's end to the next one's start. A line with none of t, w, n, k
+ * and e marks a period an interrupt ended that woke no task, in a trace
+ * that marks wakeups (recur_wakeup()).
  */
 static int load_trace(struct trace *traces, size_t *count, const char *path)
 {
 	struct trace *t = &traces[*count];
-	size_t cap = 1024;
+	size_t cap = 0;
 	FILE *f = fopen(path, "r");
-	char line[128], mark;
-	u64 v;
+	char line[160], mark;
 	const char *base = strrchr(path, '/');
 
 	if (!f)
 		return -errno;
+	memset(t, 0, sizeof(*t));
 	snprintf(t->name, sizeof(t->name), "rec:%s", base ? base + 1 : path);
-	t->idle_ns = malloc(cap * sizeof(*t->idle_ns));
-	t->timer = malloc(cap * sizeof(*t->timer));
-	t->late_ns = malloc(cap * sizeof(*t->late_ns));
-	t->woken = malloc(cap * sizeof(*t->woken));
-	t->pending_ns = malloc(cap * sizeof(*t->pending_ns));
-	t->run_ns = malloc(cap * sizeof(*t->run_ns));
-	t->early_ns = malloc(cap * sizeof(*t->early_ns));
-	t->early_fed = malloc(cap * sizeof(*t->early_fed));
-	t->n = 0;
 	while (fgets(line, sizeof(line), f)) {
-		u64 late_ns = 0, run_ns = 0, early_ns = 0;
-		char *run = strstr(line, " r "), *early;
-		bool early_fed = true;
+		struct period p = { .early_fed = true };
+		u64 third_ns = 0;
 		int fields;
 
-		if (run) {
-			run_ns = strtoull(run + 3, NULL, 10);
-			*run = '\0';
+		p.run_ns = cut_field(line, " r ");
+		p.early_ns = cut_field(line, " e ");
+		if (!p.early_ns) {
+			p.early_ns = cut_field(line, " E ");
+			p.early_fed = !p.early_ns;
 		}
-		early = strstr(line, " e ");
-		if (!early) {
-			early = strstr(line, " E ");
-			early_fed = !early;
-		}
-		if (early) {
-			early_ns = strtoull(early + 3, NULL, 10);
-			*early = '\0';
-		}
-		fields = sscanf(line, "%" SCNu64 " %c %" SCNu64, &v, &mark,
-				&late_ns);
+		p.select_ns = cut_field(line, " s ");
+		fields = sscanf(line, "%" SCNu64 " %c %" SCNu64, &p.idle_ns,
+				&mark, &third_ns);
 		if (fields < 1)
 			continue;
-		if (fields == 3 && mark == 'n')
-			trace_append(t, &cap, v, false, 0, false, late_ns,
-				     run_ns, early_ns, early_fed);
-		else
-			trace_append(t, &cap, v, fields >= 2 && mark == 't',
-				     late_ns, fields >= 2 && mark == 'w', 0,
-				     run_ns, early_ns, early_fed);
+		if (fields == 3 && mark == 'n') {
+			p.pending_ns = third_ns;
+		} else {
+			p.timer = fields >= 2 && mark == 't';
+			p.woken = fields >= 2 && mark == 'w';
+			p.late_ns = third_ns;
+		}
+		p.interrupted = fields == 1 && !p.early_ns;
+		trace_append(t, &cap, &p);
 	}
 	fclose(f);
+	t->typical_select_ns = typical_select_ns(t);
 	(*count)++;
 	return 0;
 }

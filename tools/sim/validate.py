@@ -189,9 +189,12 @@ def residencies(events, cpu, offset):
     something else ended the period first. Timers are taken as pending
     from their arming to their expiry or cancellation; @offset is
     clock_offset() of the load. One that the governor's early wakeup
-    ended notes, as "early_late", how late that wakeup came (s).
+    ended notes, as "early_late", how late that wakeup came (s); one the
+    governor armed that wakeup for as it selected, as "select", how long
+    before the idle entry it did (s).
     """
     out, cur, expires, window, pending = [], None, {}, None, {}
+    armed = None
     for ecpu, ts, name, rest in events:
         if name == "guest_halt_poll_ns" and ecpu == cpu:
             window = int(re.search(r"halt_poll_ns (\d+)", rest).group(1))
@@ -204,6 +207,8 @@ def residencies(events, cpu, offset):
             pending.pop(m.group(1), None)
             if ecpu == cpu and m.group(2) not in OWN_TIMERS:
                 pending[m.group(1)] = int(m.group(3))
+            if ecpu == cpu and m.group(2) == "haltpoll_wake_fn":
+                armed = ts
             continue
         if name == "hrtimer_cancel":
             pending.pop(re.search(r"hrtimer=(\S+)", rest).group(1), None)
@@ -217,6 +222,10 @@ def residencies(events, cpu, offset):
             if m.group(1) != EXIT:
                 cur = {"state": int(m.group(1)), "start": ts, "timers": [],
                        "switched": False, "window": window}
+                # Armed since the last exit: by this entry's selection.
+                if armed is not None:
+                    cur["select"] = ts - armed
+                    armed = None
                 due = [d / 1e9 + offset for d in pending.values()
                        if offset is not None and d / 1e9 + offset > ts]
                 if due:
@@ -225,6 +234,7 @@ def residencies(events, cpu, offset):
                 cur["end"] = ts
                 out.append(cur)
                 cur = None
+                armed = None
         elif ecpu != cpu:
             continue
         elif name == "hrtimer_expire_entry" and cur is not None:
@@ -295,7 +305,12 @@ def periods(res, woken):
     how late it came (" e NS", or " E NS" where the governor took no
     lateness from it, UNTAKEN): the simulator replays an early wakeup in
     that period as late, not one drawn from all of them, as the host that
-    delayed it was then busy or not for the period's wakeup too.
+    delayed it was then busy or not for the period's wakeup too. One the
+    governor armed that early wakeup for carries how long before the idle
+    entry it did (" s NS"): it dates the period from its selection. One
+    the tick ended otherwise than before a known timer is marked " k"; one
+    left unmarked ended on another interrupt that woke no task, which the
+    governor's haltpoll-recurring-wakeup counts as a wakeup.
     What the guest counted includes the poll time (s) by what ended each
     poll, POLL_ENDS: a timer of the CPU's (a pacer's sleep), a task's
     wakeup from another CPU, or the window; a poll that something else
@@ -369,6 +384,10 @@ def periods(res, woken):
                 first_res.get("pending", 0) > r["end"]:
             # The tick ended the period before a timer the governor knew.
             mark = f" n {round((first_res['pending'] - start) * 1e9)}"
+        elif "tick_nohz_handler" in r["timers"]:
+            mark = " k"
+        if "select" in first_res:
+            mark += f" s {max(1, round(first_res['select'] * 1e9))}"
         if early is not None:
             # 0 is the simulator's "none": a lateness of 0 is 1 ns.
             mark += f" {'e' if fed else 'E'} {max(1, round(early * 1e9))}"
