@@ -501,19 +501,20 @@ static void timer_early_wake(struct haltpoll_lateness *lateness,
  * would scatter the intervals the rule sees. Periods the tick ended are
  * not wakeups to it, those its hrtimers ended are. A trace that marks the
  * periods a task's wakeup ended (tools/sim/validate's) marks the
- * hrtimers' too, and the tick's (" k", or " n" with a timer pending); a
- * period it leaves unmarked ended on an interrupt that woke no task,
- * which the governor counts as a wakeup too (haltpoll_recur_counts()),
- * unless its early wakeup came in the period (" e"). Others mark timers
- * without saying which; none of those counts here. A recorded wakeup
- * comes at its own time: the governor estimates a halted CPU's from the
- * lead's lateness.
+ * hrtimers' too, and leaves the tick's unmarked. It marks " i" a period
+ * an interrupt ended with no task woken where the governor counts that
+ * end (haltpoll_recur_counts(): not a halt the tick or its early wakeup
+ * came in); that counts here where the replay halted (@halted), since a
+ * poll runs on through such an interrupt. Others mark timers without
+ * saying which; none of those counts here. A recorded wakeup comes at its
+ * own time: the governor estimates a halted CPU's from the lead's
+ * lateness.
  */
-static bool recur_wakeup(const struct trace *t, size_t i)
+static bool recur_wakeup(const struct trace *t, size_t i, bool halted)
 {
 	if (t->marks_wakeups)
 		return t->woken[i] || t->timer[i] ||
-		       (t->interrupted && t->interrupted[i]);
+		       (halted && t->interrupted && t->interrupted[i]);
 	return !t->timer[i];
 }
 
@@ -554,7 +555,8 @@ static u64 recur_woken_ns(const struct trace *t, size_t i, u64 end_ns,
 	if (!halted)
 		return end_ns;
 	ran_ns = halted_ns(t, i);
-	woken_ns = end_ns - idle_ns + ran_ns - haltpoll_min_u64(late_ns, ran_ns);
+	woken_ns = end_ns - idle_ns + ran_ns -
+		   haltpoll_min_u64(late_ns, ran_ns);
 	return woken_ns - haltpoll_min_u64(dated_early_ns, woken_ns - 1);
 }
 
@@ -591,7 +593,7 @@ static void replay_project(const struct haltpoll_params *p,
 
 		o->periods++;
 		/* The last period's wakeup, dated as the governor dated it. */
-		if (i && recur_wakeup(t, i - 1)) {
+		if (i && recur_wakeup(t, i - 1, halted)) {
 			u64 prev_end_ns = now_ns - run_after_ns(t, i - 1);
 
 			haltpoll_recur_woken(&recur,
@@ -791,7 +793,8 @@ static void replay_copy(const struct policy *policy,
 		perror("haltpoll-sim");
 		exit(1);
 	}
-	memcpy(copy.idle_ns, t->idle_ns, t->n * sizeof(*t->idle_ns));
+	if (t->n)
+		memcpy(copy.idle_ns, t->idle_ns, t->n * sizeof(*t->idle_ns));
 	policy->replay(p, &copy, o);
 	free(copy.idle_ns);
 }
@@ -918,7 +921,8 @@ static void *grow(void *ptr, size_t n, size_t size)
 	return ptr;
 }
 
-static void trace_append(struct trace *t, size_t *cap, const struct period *p)
+static void trace_append(struct trace *t, size_t *cap,
+			 const struct period *p)
 {
 	if (t->n == *cap) {
 		*cap = *cap ? 2 * *cap : 1024;
@@ -983,14 +987,13 @@ static u64 typical_select_ns(const struct trace *t)
  * until a task's wakeup, the CPU's delay in running left out, and then, if
  * known (the CPU halted), by that delay, or by " n DUE" when the tick
  * ended it before a timer of the CPU's, pending, due DUE ns from the
- * period's start, or by " k" when the tick ended it otherwise; then, if
- * recorded, " s NS": how long before the idle entry the guest's governor
- * armed its early wakeup (select_early_ns()), " e NS": how late that
- * early wakeup came in the guest (" E NS" where a task was woken by then,
- * or running, and the governor did not take it), and " r NS": NS from the
- * period's end to the next one's start. A line with none of t, w, n, k
- * and e marks a period an interrupt ended that woke no task, in a trace
- * that marks wakeups (recur_wakeup()).
+ * period's start, or by " i" when an interrupt that woke no task ended
+ * it (recur_wakeup()); then, if recorded, " s NS": how long before the
+ * idle entry the guest's governor armed its early wakeup
+ * (select_early_ns()), " e NS": how late that early wakeup came in the
+ * guest (" E NS" where a task was woken by then, or running, and the
+ * governor did not take it), and " r NS": NS from the period's end to the
+ * next one's start.
  */
 static int load_trace(struct trace *traces, size_t *count, const char *path)
 {
@@ -1027,7 +1030,7 @@ static int load_trace(struct trace *traces, size_t *count, const char *path)
 			p.woken = fields >= 2 && mark == 'w';
 			p.late_ns = third_ns;
 		}
-		p.interrupted = fields == 1 && !p.early_ns;
+		p.interrupted = fields >= 2 && mark == 'i';
 		trace_append(t, &cap, &p);
 	}
 	fclose(f);

@@ -194,7 +194,8 @@ def residencies(events, cpu, offset):
     before the idle entry it did (s).
     """
     out, cur, expires, window, pending = [], None, {}, None, {}
-    armed = None
+    # The governor's early wakeup armed and not yet taken: (hrtimer, ts).
+    early_armed = None
     for ecpu, ts, name, rest in events:
         if name == "guest_halt_poll_ns" and ecpu == cpu:
             window = int(re.search(r"halt_poll_ns (\d+)", rest).group(1))
@@ -208,13 +209,17 @@ def residencies(events, cpu, offset):
             if ecpu == cpu and m.group(2) not in OWN_TIMERS:
                 pending[m.group(1)] = int(m.group(3))
             if ecpu == cpu and m.group(2) == "haltpoll_wake_fn":
-                armed = ts
+                early_armed = (m.group(1), ts)
             continue
-        if name == "hrtimer_cancel":
-            pending.pop(re.search(r"hrtimer=(\S+)", rest).group(1), None)
-            continue
-        if name == "hrtimer_expire_entry":
-            pending.pop(re.search(r"hrtimer=(\S+)", rest).group(1), None)
+        if name in ("hrtimer_cancel", "hrtimer_expire_entry"):
+            timer = re.search(r"hrtimer=(\S+)", rest).group(1)
+            pending.pop(timer, None)
+            # Cancelled or fired with no idle entry after its arming (the
+            # state was not entered): it armed none.
+            if cur is None and early_armed and early_armed[0] == timer:
+                early_armed = None
+            if name == "hrtimer_cancel":
+                continue
         if name == "cpu_idle":
             m = re.search(r"state=(\d+) cpu_id=(\d+)", rest)
             if int(m.group(2)) != cpu:
@@ -223,9 +228,9 @@ def residencies(events, cpu, offset):
                 cur = {"state": int(m.group(1)), "start": ts, "timers": [],
                        "switched": False, "window": window}
                 # Armed since the last exit: by this entry's selection.
-                if armed is not None:
-                    cur["select"] = ts - armed
-                    armed = None
+                if early_armed:
+                    cur["select"] = ts - early_armed[1]
+                    early_armed = None
                 due = [d / 1e9 + offset for d in pending.values()
                        if offset is not None and d / 1e9 + offset > ts]
                 if due:
@@ -234,7 +239,7 @@ def residencies(events, cpu, offset):
                 cur["end"] = ts
                 out.append(cur)
                 cur = None
-                armed = None
+                early_armed = None
         elif ecpu != cpu:
             continue
         elif name == "hrtimer_expire_entry" and cur is not None:
@@ -289,6 +294,17 @@ def wakings(events, cpu):
             and int(re.search(r"target_cpu=(\d+)", rest).group(1)) == cpu]
 
 
+def recur_counts(r):
+    """Whether the governor counts residency @r's end, which woke no task.
+
+    As haltpoll_recur_counts(): every end but a halt's that the tick or
+    the governor's early wakeup came in (a poll ends on a task's wakeup
+    or its limit only, so one that ended otherwise was woken too).
+    """
+    return "haltpoll_wake_fn" not in r["timers"] and not (
+        r["state"] == 1 and "tick_nohz_handler" in r["timers"])
+
+
 def periods(res, woken):
     """Governor periods, each (length_ns, mark), and what the guest counted.
 
@@ -308,9 +324,9 @@ def periods(res, woken):
     delayed it was then busy or not for the period's wakeup too. One the
     governor armed that early wakeup for carries how long before the idle
     entry it did (" s NS"): it dates the period from its selection. One
-    the tick ended otherwise than before a known timer is marked " k"; one
-    left unmarked ended on another interrupt that woke no task, which the
-    governor's haltpoll-recurring-wakeup counts as a wakeup.
+    that an interrupt ended with no task woken is marked " i" where the
+    governor's haltpoll-recurring-wakeup counts that as a wakeup
+    (recur_counts()).
     What the guest counted includes the poll time (s) by what ended each
     poll, POLL_ENDS: a timer of the CPU's (a pacer's sleep), a task's
     wakeup from another CPU, or the window; a poll that something else
@@ -384,8 +400,8 @@ def periods(res, woken):
                 first_res.get("pending", 0) > r["end"]:
             # The tick ended the period before a timer the governor knew.
             mark = f" n {round((first_res['pending'] - start) * 1e9)}"
-        elif "tick_nohz_handler" in r["timers"]:
-            mark = " k"
+        elif recur_counts(r):
+            mark = " i"
         if "select" in first_res:
             mark += f" s {max(1, round(first_res['select'] * 1e9))}"
         if early is not None:
