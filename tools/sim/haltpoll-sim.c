@@ -196,6 +196,15 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The median of @n values, sorted in place; 0 if there are none. */
+static u64 median_ns(u64 *ns, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(ns, n, sizeof(*ns), cmp_u64);
+	return ns[n / 2];
+}
+
 /*
  * The lead's estimator as the load began: the governor reports only the
  * lead (avg + 2 * dev); split it at the typical lateness of the samples,
@@ -210,8 +219,8 @@ static struct haltpoll_lateness lateness_seed(void)
 		return l;
 	sorted = malloc(sim_halt_wakes * sizeof(*sorted));
 	memcpy(sorted, sim_halt_wakes_ns, sim_halt_wakes * sizeof(*sorted));
-	qsort(sorted, sim_halt_wakes, sizeof(*sorted), cmp_u64);
-	l.avg_ns = haltpoll_min_u64(sorted[sim_halt_wakes / 2], sim_lead_ns);
+	l.avg_ns = haltpoll_min_u64(median_ns(sorted, sim_halt_wakes),
+				    sim_lead_ns);
 	l.dev_ns = (sim_lead_ns - l.avg_ns) / 2;
 	free(sorted);
 	return l;
@@ -966,18 +975,15 @@ static u64 cut_field(char *line, const char *key)
 /* The median of the recorded select_ns, 0 if none. */
 static u64 typical_select_ns(const struct trace *t)
 {
-	u64 *sorted = grow(NULL, t->n ?: 1, sizeof(*sorted)), median_ns = 0;
+	u64 *recorded = grow(NULL, t->n ?: 1, sizeof(*recorded)), typical_ns;
 	size_t i, n = 0;
 
 	for (i = 0; i < t->n; i++)
 		if (t->select_ns[i])
-			sorted[n++] = t->select_ns[i];
-	if (n) {
-		qsort(sorted, n, sizeof(*sorted), cmp_u64);
-		median_ns = sorted[n / 2];
-	}
-	free(sorted);
-	return median_ns;
+			recorded[n++] = t->select_ns[i];
+	typical_ns = median_ns(recorded, n);
+	free(recorded);
+	return typical_ns;
 }
 
 /*
