@@ -429,39 +429,60 @@ static u64 select_early_ns(const struct trace *t, size_t i)
 }
 
 /*
- * A period halted for the wakeup haltpoll-recurring-wakeup expects @due_ns
- * in, with an early wakeup @lead_ns before it, as haltpoll_halt_for_wakeup()
- * does. Its lateness moves @lateness. The selection after the early wakeup
- * starts a period of its own (the governor's window learns nothing from a
- * halt its early wakeup ended): it polls until @latest_ns, or for
- * @window_ns if that is longer, for @max_ns at most, to the end of a spin,
- * or halts if neither is left. @halted is set if the wakeup found the CPU
- * halted; @dated_early_ns to select_early_ns() if it found it in the halt
- * the early wakeup was armed for. Return: the window after the period.
+ * The wakeup haltpoll-recurring-wakeup expects, as haltpoll_select()
+ * computes it: @due_ns from the period's start, @latest_ns the latest it
+ * is expected, @lead_ns how long before @due_ns the early wakeup is set.
+ */
+struct expected_wakeup {
+	u64 due_ns;
+	u64 latest_ns;
+	u64 lead_ns;
+};
+
+/*
+ * How a period ended, for dating its wakeup (recur_woken_ns()): @halted if
+ * the wakeup found the CPU halted; @dated_early_ns, select_early_ns() if it
+ * found it in a halt the early wakeup was armed for, else 0.
+ */
+struct period_end {
+	bool halted;
+	u64 dated_early_ns;
+};
+
+/*
+ * A period halted for the wakeup @e, with an early wakeup its lead before
+ * it, as haltpoll_halt_for_wakeup() does. Its lateness moves @lateness.
+ * The selection after the early wakeup starts a period of its own (the
+ * governor's window learns nothing from a halt its early wakeup ended): it
+ * polls until the latest expected time, or for @window_ns if that is
+ * longer, for guest_halt_poll_ns at most, to the end of a spin, or halts
+ * if neither is left. @end says how the period ended. Return: the window
+ * after the period.
  */
 static u64 replay_recurring(const struct haltpoll_params *p,
 			    const struct trace *t, size_t i, struct outcome *o,
-			    u64 due_ns, u64 latest_ns, u64 lead_ns,
-			    u64 window_ns, u64 max_ns,
-			    struct haltpoll_lateness *lateness, bool *halted,
-			    u64 *dated_early_ns)
+			    const struct expected_wakeup *e, u64 window_ns,
+			    struct haltpoll_lateness *lateness,
+			    struct period_end *end)
 {
-	u64 late_ns = early_late_ns(t, i,
-				    haltpoll_min_u64(sim_halt_wake_ns, lead_ns));
-	u64 woke_ns = due_ns - lead_ns + late_ns, end_ns = polled_end_ns(t, i);
+	u64 max_ns = haltpoll_window_limit_ns(p);
+	u64 fallback_ns = haltpoll_min_u64(sim_halt_wake_ns, e->lead_ns);
+	u64 late_ns = early_late_ns(t, i, fallback_ns);
+	u64 woke_ns = e->due_ns - e->lead_ns + late_ns;
+	u64 end_ns = polled_end_ns(t, i);
 	u64 limit_ns, poll_ns, halt_ns;
 
 	o->halts++;
-	*halted = true;
+	end->halted = true;
 	/* Where the lateness is measured. */
 	if (sim_halt_wakes && early_moves_lead(t, i, end_ns > woke_ns))
 		haltpoll_lateness_add(lateness, late_ns, max_ns);
 	/* The wakeup came first, to the halt: the early wakeup is cancelled. */
 	if (end_ns <= woke_ns) {
-		*dated_early_ns = select_early_ns(t, i);
+		end->dated_early_ns = select_early_ns(t, i);
 		return haltpoll_window_next(p, window_ns, halted_ns(t, i));
 	}
-	limit_ns = latest_ns > woke_ns ? latest_ns - woke_ns : 0;
+	limit_ns = e->latest_ns > woke_ns ? e->latest_ns - woke_ns : 0;
 	limit_ns = haltpoll_min_u64(limit_ns > window_ns ? limit_ns : window_ns,
 				    max_ns);
 	/* The period from the early wakeup to the wakeup, halted or polled. */
@@ -475,7 +496,7 @@ static u64 replay_recurring(const struct haltpoll_params *p,
 		count_caught(o, t, i);
 		o->polled_ns += end_ns - woke_ns +
 				(t->woken[i] ? sim_poll_wake_ns : 0);
-		*halted = false;
+		end->halted = false;
 		return window_ns;
 	}
 	o->polled_ns += poll_ns;
@@ -554,19 +575,19 @@ static u64 replay_halt(const struct haltpoll_params *p, u64 window_ns,
  * differs from it as much as the host's wakeups scatter. The dates
  * scatter with it, and so do the intervals the rule sees. A halt the
  * governor armed its early wakeup for is dated earlier still, by
- * @dated_early_ns (select_early_ns()).
+ * @end->dated_early_ns (select_early_ns()).
  */
 static u64 recur_woken_ns(const struct trace *t, size_t i, u64 end_ns,
-			  bool halted, u64 late_ns, u64 dated_early_ns)
+			  const struct period_end *end, u64 late_ns)
 {
 	u64 idle_ns = t->idle_ns[i], ran_ns, woken_ns;
 
-	if (!halted)
+	if (!end->halted)
 		return end_ns;
 	ran_ns = halted_ns(t, i);
 	woken_ns = end_ns - idle_ns + ran_ns -
 		   haltpoll_min_u64(late_ns, ran_ns);
-	return woken_ns - haltpoll_min_u64(dated_early_ns, woken_ns - 1);
+	return woken_ns - haltpoll_min_u64(end->dated_early_ns, woken_ns - 1);
 }
 
 static void replay_project(const struct haltpoll_params *p,
@@ -580,15 +601,14 @@ static void replay_project(const struct haltpoll_params *p,
 	struct haltpoll_lateness lateness = lateness_seed();
 	/* What dates a halted wakeup: the typical, or the running, lateness. */
 	u64 *late_ns = sim_halt_wakes ? &lateness.avg_ns : &sim_halt_wake_ns;
-	u64 dated_early_ns = 0;
-	bool halted = false;
+	struct period_end ended = { };
 	s64 ahead_ns = 0;
 	size_t i;
 
 	for (i = 0; i < t->n; now_ns += t->idle_ns[i] + run_after_ns(t, i), i++) {
 		u64 idle_ns;
 
-		carry_to_timer(t, i, halted, &ahead_ns);
+		carry_to_timer(t, i, ended.halted, &ahead_ns);
 		idle_ns = t->idle_ns[i];
 		/*
 		 * A trace tells when a timer comes if it ended the period, or
@@ -597,26 +617,26 @@ static void replay_project(const struct haltpoll_params *p,
 		u64 next_timer_ns = t->timer[i] ? idle_ns : pending_ns(t, i);
 		u64 lead_ns = haltpoll_lead_in_use(haltpoll_lead_ns(&lateness),
 						   window_ns);
-		u64 poll_ns, horizon_ns, due_ns = 0, latest_ns = 0;
+		struct expected_wakeup exp = { };
+		u64 poll_ns, horizon_ns;
 		enum poll_end end;
 
 		o->periods++;
 		/* The last period's wakeup, dated as the governor dated it. */
-		if (i && recur_wakeup(t, i - 1, halted)) {
+		if (i && recur_wakeup(t, i - 1, ended.halted)) {
 			u64 prev_end_ns = now_ns - run_after_ns(t, i - 1);
 
 			haltpoll_recur_woken(&recur,
 					     recur_woken_ns(t, i - 1, prev_end_ns,
-							    halted, *late_ns,
-							    dated_early_ns));
+							    &ended, *late_ns));
 		}
-		dated_early_ns = 0;
-		halted = true;
+		ended = (struct period_end){ .halted = true };
 		/* As haltpoll_select(): none with polling off. */
 		if (!late_poll_ns && max_ns)
-			latest_ns = haltpoll_recur_expected(&recur, now_ns, &due_ns);
+			exp.latest_ns = haltpoll_recur_expected(&recur, now_ns,
+								&exp.due_ns);
 		if (!haltpoll_should_poll(window_ns, late_poll_ns != 0) &&
-		    !latest_ns) {
+		    !exp.latest_ns) {
 			/* A late catch's poll counts with the halt after it. */
 			o->halts++;
 			window_ns = haltpoll_window_next(p, window_ns,
@@ -648,32 +668,30 @@ static void replay_project(const struct haltpoll_params *p,
 				o->halts++;
 				o->timer_caught++;
 				o->polled_ns += lead_ns;
-				halted = false;
+				ended.halted = false;
 				continue;
 			}
-		} else if (latest_ns > window_ns && latest_ns < next_timer_ns) {
+		} else if (exp.latest_ns > window_ns &&
+			   exp.latest_ns < next_timer_ns) {
 			/* As haltpoll_halt_for_wakeup(). */
-			u64 recur_lead_ns =
-				haltpoll_min_u64(haltpoll_lead_ns(&lateness),
-						 max_ns);
-			if (haltpoll_wakeup_halt_pays(due_ns, recur_lead_ns,
+			exp.lead_ns = haltpoll_lead_ns(&lateness);
+			exp.lead_ns = haltpoll_min_u64(exp.lead_ns, max_ns);
+			if (haltpoll_wakeup_halt_pays(exp.due_ns, exp.lead_ns,
 						      window_ns, max_ns)) {
-				window_ns = replay_recurring(p, t, i, o, due_ns,
-							     latest_ns,
-							     recur_lead_ns,
-							     window_ns, max_ns,
+				window_ns = replay_recurring(p, t, i, o, &exp,
+							     window_ns,
 							     &lateness,
-							     &halted,
-							     &dated_early_ns);
+							     &ended);
 				continue;
 			}
 			end = poll_period(o, t, i,
-					  haltpoll_min_u64(latest_ns, max_ns),
+					  haltpoll_min_u64(exp.latest_ns,
+							   max_ns),
 					  &poll_ns);
 			if (end == POLL_CAUGHT_LATE)
 				late_poll_ns = poll_ns;
-			halted = end == POLL_TIMED_OUT;
-			if (halted)
+			ended.halted = end == POLL_TIMED_OUT;
+			if (ended.halted)
 				window_ns = window_after_miss(p, window_ns, t, i,
 							      poll_ns);
 			continue;
@@ -703,8 +721,8 @@ static void replay_project(const struct haltpoll_params *p,
 		end = poll_period(o, t, i, window_ns, &poll_ns);
 		if (end == POLL_CAUGHT_LATE)
 			late_poll_ns = poll_ns;
-		halted = end == POLL_TIMED_OUT;
-		if (!halted)
+		ended.halted = end == POLL_TIMED_OUT;
+		if (!ended.halted)
 			continue;	/* a caught wakeup teaches nothing */
 		window_ns = window_after_miss(p, window_ns, t, i, poll_ns);
 	}
