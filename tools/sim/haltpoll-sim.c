@@ -532,19 +532,23 @@ static void timer_early_wake(struct haltpoll_lateness *lateness,
  * not wakeups to it, those its hrtimers ended are. A trace that marks the
  * periods a task's wakeup ended (tools/sim/validate's) marks the
  * hrtimers' too, and leaves the tick's unmarked. It marks " i" a period
- * an interrupt ended with no task woken where the governor counts that
- * end (haltpoll_recur_counts(): not a halt the tick or its early wakeup
- * came in); that counts here where the replay halted (@halted), since a
- * poll runs on through such an interrupt. Others mark timers without
- * saying which; none of those counts here. A recorded wakeup comes at its
- * own time: the governor estimates a halted CPU's from the lead's
- * lateness.
+ * an interrupt ended with no task woken where the guest's governor counted
+ * that end (haltpoll_recur_counts(): not a halt the tick or its early
+ * wakeup came in); that counts here however the replay spent the period.
+ * A live CPU polling there would run on through the interrupt, but the
+ * replay ends the period where the trace does, and a poll of its own that
+ * reaches that end ends on it, as a governor's poll ends only to
+ * reschedule: an end the governor dates. Counted only where the replay
+ * halted, the periods the guest dated and the model did not doubled an
+ * interval each. Others mark timers without saying which; none of those
+ * counts here. A recorded wakeup comes at its own time: the governor
+ * estimates a halted CPU's from the lead's lateness.
  */
-static bool recur_wakeup(const struct trace *t, size_t i, bool halted)
+static bool recur_wakeup(const struct trace *t, size_t i)
 {
 	if (t->marks_wakeups)
 		return t->woken[i] || t->timer[i] ||
-		       (halted && t->interrupted && t->interrupted[i]);
+		       (t->interrupted && t->interrupted[i]);
 	return !t->timer[i];
 }
 
@@ -623,7 +627,7 @@ static void replay_project(const struct haltpoll_params *p,
 
 		o->periods++;
 		/* The last period's wakeup, dated as the governor dated it. */
-		if (i && recur_wakeup(t, i - 1, ended.halted)) {
+		if (i && recur_wakeup(t, i - 1)) {
 			u64 prev_end_ns = now_ns - run_after_ns(t, i - 1);
 
 			haltpoll_recur_woken(&recur,
