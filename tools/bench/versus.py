@@ -427,6 +427,12 @@ def main():
     # Which build each side ran (uname -v: its number and date), so that a
     # record can be told apart from one of a kernel left from another tree.
     builds = {k: sorted(b or "unknown" for b in builds[k]) for k in KERNELS}
+    # One side's medians over two kernels would compare neither with the
+    # other side: refuse them rather than record them.
+    mixed = [k for k in KERNELS if len(builds[k]) > 1]
+    if mixed:
+        sys.exit(f"versus.py: the {' and the '.join(mixed)} boots ran more"
+                 f" than one build: {builds}")
     table, runs = {}, {}
     for k in KERNELS:
         table[k], runs[k] = medians(boots[k])
