@@ -455,15 +455,15 @@ struct period_end {
  * The selection after the early wakeup starts a period of its own (the
  * governor's window learns nothing from a halt its early wakeup ended): it
  * polls until the latest expected time, or for @window_ns if that is
- * longer, for guest_halt_poll_ns at most, to the end of a spin, or halts
- * if neither is left. @end says how the period ended. Return: the window
- * after the period.
+ * longer, for haltpoll_window_limit_ns() at most, to the end of a spin,
+ * or halts if neither is left. @ended says how the period ended. Return:
+ * the window after the period.
  */
 static u64 replay_recurring(const struct haltpoll_params *p,
 			    const struct trace *t, size_t i, struct outcome *o,
 			    const struct expected_wakeup *e, u64 window_ns,
 			    struct haltpoll_lateness *lateness,
-			    struct period_end *end)
+			    struct period_end *ended)
 {
 	u64 max_ns = haltpoll_window_limit_ns(p);
 	u64 fallback_ns = haltpoll_min_u64(sim_halt_wake_ns, e->lead_ns);
@@ -473,13 +473,13 @@ static u64 replay_recurring(const struct haltpoll_params *p,
 	u64 limit_ns, poll_ns, halt_ns;
 
 	o->halts++;
-	end->halted = true;
+	ended->halted = true;
 	/* Where the lateness is measured. */
 	if (sim_halt_wakes && early_moves_lead(t, i, end_ns > woke_ns))
 		haltpoll_lateness_add(lateness, late_ns, max_ns);
 	/* The wakeup came first, to the halt: the early wakeup is cancelled. */
 	if (end_ns <= woke_ns) {
-		end->dated_early_ns = select_early_ns(t, i);
+		ended->dated_early_ns = select_early_ns(t, i);
 		return haltpoll_window_next(p, window_ns, halted_ns(t, i));
 	}
 	limit_ns = e->latest_ns > woke_ns ? e->latest_ns - woke_ns : 0;
@@ -496,7 +496,7 @@ static u64 replay_recurring(const struct haltpoll_params *p,
 		count_caught(o, t, i);
 		o->polled_ns += end_ns - woke_ns +
 				(t->woken[i] ? sim_poll_wake_ns : 0);
-		end->halted = false;
+		ended->halted = false;
 		return window_ns;
 	}
 	o->polled_ns += poll_ns;
@@ -537,12 +537,10 @@ static void timer_early_wake(struct haltpoll_lateness *lateness,
  * wakeup came in); that counts here however the replay spent the period.
  * A live CPU polling there would run on through the interrupt, but the
  * replay ends the period where the trace does, and a poll of its own that
- * reaches that end ends on it, as a governor's poll ends only to
- * reschedule: an end the governor dates. Counted only where the replay
- * halted, the periods the guest dated and the model did not doubled an
- * interval each. Others mark timers without saying which; none of those
- * counts here. A recorded wakeup comes at its own time: the governor
- * estimates a halted CPU's from the lead's lateness.
+ * reaches that end ends there, not timed out: haltpoll_recur_counts()
+ * counts every such end of a poll. Others mark timers without saying
+ * which; none of those counts here. A recorded wakeup comes at its own
+ * time: the governor estimates a halted CPU's from the lead's lateness.
  */
 static bool recur_wakeup(const struct trace *t, size_t i)
 {
@@ -579,25 +577,25 @@ static u64 replay_halt(const struct haltpoll_params *p, u64 window_ns,
  * differs from it as much as the host's wakeups scatter. The dates
  * scatter with it, and so do the intervals the rule sees. A halt the
  * governor armed its early wakeup for is dated earlier still, by
- * @end->dated_early_ns (select_early_ns()).
+ * @ended->dated_early_ns (select_early_ns()).
  */
 static u64 recur_woken_ns(const struct trace *t, size_t i, u64 end_ns,
-			  const struct period_end *end, u64 late_ns)
+			  const struct period_end *ended, u64 late_ns)
 {
 	u64 idle_ns = t->idle_ns[i], ran_ns, woken_ns;
 
-	if (!end->halted)
+	if (!ended->halted)
 		return end_ns;
 	ran_ns = halted_ns(t, i);
 	woken_ns = end_ns - idle_ns + ran_ns -
 		   haltpoll_min_u64(late_ns, ran_ns);
-	return woken_ns - haltpoll_min_u64(end->dated_early_ns, woken_ns - 1);
+	return woken_ns - haltpoll_min_u64(ended->dated_early_ns, woken_ns - 1);
 }
 
 static void replay_project(const struct haltpoll_params *p,
 			   struct trace *t, struct outcome *o)
 {
-	u64 max_ns = haltpoll_min_u64(p->max_ns, HALTPOLL_WINDOW_CAP_NS);
+	u64 max_ns = haltpoll_window_limit_ns(p);
 	u64 window_ns = 0, late_poll_ns = 0, now_ns = 1;
 	unsigned int near_count = HALTPOLL_NEAR_TIMER_TOP, timerless = 0;
 	struct haltpoll_recurrence recur = { };
@@ -621,7 +619,7 @@ static void replay_project(const struct haltpoll_params *p,
 		u64 next_timer_ns = t->timer[i] ? idle_ns : pending_ns(t, i);
 		u64 lead_ns = haltpoll_lead_in_use(haltpoll_lead_ns(&lateness),
 						   window_ns);
-		struct expected_wakeup exp = { };
+		struct expected_wakeup expected = { };
 		u64 poll_ns, horizon_ns;
 		enum poll_end end;
 
@@ -637,10 +635,11 @@ static void replay_project(const struct haltpoll_params *p,
 		ended = (struct period_end){ .halted = true };
 		/* As haltpoll_select(): none with polling off. */
 		if (!late_poll_ns && max_ns)
-			exp.latest_ns = haltpoll_recur_expected(&recur, now_ns,
-								&exp.due_ns);
+			expected.latest_ns =
+				haltpoll_recur_expected(&recur, now_ns,
+							&expected.due_ns);
 		if (!haltpoll_should_poll(window_ns, late_poll_ns != 0) &&
-		    !exp.latest_ns) {
+		    !expected.latest_ns) {
 			/* A late catch's poll counts with the halt after it. */
 			o->halts++;
 			window_ns = haltpoll_window_next(p, window_ns,
@@ -675,21 +674,24 @@ static void replay_project(const struct haltpoll_params *p,
 				ended.halted = false;
 				continue;
 			}
-		} else if (exp.latest_ns > window_ns &&
-			   exp.latest_ns < next_timer_ns) {
+		} else if (expected.latest_ns > window_ns &&
+			   expected.latest_ns < next_timer_ns) {
 			/* As haltpoll_halt_for_wakeup(). */
-			exp.lead_ns = haltpoll_lead_ns(&lateness);
-			exp.lead_ns = haltpoll_min_u64(exp.lead_ns, max_ns);
-			if (haltpoll_wakeup_halt_pays(exp.due_ns, exp.lead_ns,
+			expected.lead_ns =
+				haltpoll_min_u64(haltpoll_lead_ns(&lateness),
+						 max_ns);
+			if (haltpoll_wakeup_halt_pays(expected.due_ns,
+						      expected.lead_ns,
 						      window_ns, max_ns)) {
-				window_ns = replay_recurring(p, t, i, o, &exp,
+				window_ns = replay_recurring(p, t, i, o,
+							     &expected,
 							     window_ns,
 							     &lateness,
 							     &ended);
 				continue;
 			}
 			end = poll_period(o, t, i,
-					  haltpoll_min_u64(exp.latest_ns,
+					  haltpoll_min_u64(expected.latest_ns,
 							   max_ns),
 					  &poll_ns);
 			if (end == POLL_CAUGHT_LATE)
