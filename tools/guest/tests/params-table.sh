@@ -6,6 +6,10 @@
 # input is printed with '_' for an empty one. Then the values the kernel
 # command line set: BOOT name value.
 params=/sys/module/haltpoll/parameters
+# The table shares the serial console with the kernel: keep its messages
+# (a refused write logs why) off the console, or one can land inside a
+# line of the table. They stay in the kernel log.
+echo 1 > /proc/sys/kernel/printk
 # shellcheck source=tools/guest/tests/defaults-6.12.sh
 . /haltpoll/defaults-6.12.sh
 
