@@ -124,6 +124,16 @@ check_booted_build() {
 		die "$1: booted '$booted', but the run built '$2'"
 }
 
+# forget_variant : for a script that names each boot's kernel itself
+# (--variant stock, or none for the project's). tools/build/run and
+# tools/vm take HALTPOLL_VARIANT from the environment when given no
+# --variant, so one exported for another command would build and boot that
+# kernel in the project's slot, and boots that print no BUILD line would
+# measure it as the project's.
+forget_variant() {
+	unset HALTPOLL_VARIANT
+}
+
 # variant_check NAME : accept the kernel variants the project builds.
 variant_check() {
 	case "$1" in
