@@ -550,6 +550,18 @@ static bool recur_wakeup(const struct trace *t, size_t i)
 	return !t->timer[i];
 }
 
+/*
+ * Whether a task was woken at the end of period @i, for
+ * haltpoll_recur_woken(): not at an " i" end; at every end of a trace
+ * that does not mark them. A timer's end is taken for a task's: the
+ * guest's governor asks need_resched(), a trace marks the timer, and the
+ * recorded loads' timers are the pacer's sleeps.
+ */
+static bool recur_task(const struct trace *t, size_t i)
+{
+	return !t->marks_wakeups || t->woken[i] || t->timer[i];
+}
+
 /* The window after period @i, polled for @poll_ns in vain, then halted. */
 static u64 window_after_miss(const struct haltpoll_params *p, u64 window_ns,
 			     const struct trace *t, size_t i, u64 poll_ns)
@@ -630,7 +642,8 @@ static void replay_project(const struct haltpoll_params *p,
 
 			haltpoll_recur_woken(&recur,
 					     recur_woken_ns(t, i - 1, prev_end_ns,
-							    &ended, *late_ns));
+							    &ended, *late_ns),
+					     recur_task(t, i - 1));
 		}
 		ended = (struct period_end){ .halted = true };
 		/* As haltpoll_select(): none with polling off. */

@@ -505,7 +505,8 @@ static void haltpoll_forget_unreflected(struct haltpoll_cpu *hc)
 		return;
 	/* A wakeup was pending as the state was entered: it ended the period. */
 	if (hc->entry_ns)
-		haltpoll_recur_woken(&hc->recur, hc->entry_ns + hc->poll_ns);
+		haltpoll_recur_woken(&hc->recur, hc->entry_ns + hc->poll_ns,
+				     true);
 	hc->poll_ns = 0;
 	hc->near_timer_ns = 0;
 	haltpoll_end_timer_halt(hc);
@@ -627,7 +628,7 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
 	u64 residency_ns = dev->last_residency_ns;
 	u64 poll_ns;
-	bool got_tick, early;
+	bool got_tick, early, woke_task;
 
 	/* Whether the tick ran since the last exit, on every exit, as menu. */
 	got_tick = tick_nohz_idle_got_tick();
@@ -645,7 +646,7 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 		hc->late_catch = hc->entry_ns && need_resched();
 		if (hc->late_catch)
 			haltpoll_recur_woken(&hc->recur,
-					     hc->entry_ns + residency_ns);
+					     hc->entry_ns + residency_ns, true);
 		return;
 	}
 	if (index == 0)
@@ -658,9 +659,11 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	early = haltpoll_end_timer_halt(hc);
 	if (early)
 		haltpoll_early_woke(hc);
+	woke_task = need_resched();
 	if (hc->entry_ns &&
-	    haltpoll_recur_counts(index != 0, got_tick, early, need_resched()))
-		haltpoll_recur_woken(&hc->recur, haltpoll_woken_at(hc, index));
+	    haltpoll_recur_counts(index != 0, got_tick, early, woke_task))
+		haltpoll_recur_woken(&hc->recur, haltpoll_woken_at(hc, index),
+				     woke_task);
 	/* A timer says nothing of the wakeups a window is for. */
 	if (early)
 		return;

@@ -444,9 +444,26 @@ static inline unsigned int haltpoll_timerless_next(unsigned int timerless,
  * paces: under QEMU TCG a 300 us pace's intervals deviated by about a
  * sixth, steady by an eighth on half of the idle periods only, by a
  * quarter on 85% of them (the estimator replayed on one recorded run).
+ *
+ * An interrupt that ends a halt and wakes no task counts as a wakeup: it
+ * may be the request whose task runs later. When the next wakeup counted
+ * is a task's, under 1/HALTPOLL_RECUR_SPLIT of the average interval after
+ * the interrupt, the two are taken for one request, dated twice, and the
+ * task's is left out: counted, its short interval and the long one after
+ * it would break the recurrence for the next several periods. The
+ * interrupt's date stands, the earlier and nearer the request's arrival.
+ * Little is lost if they were two: an interval that short would break the
+ * recurrence anyway. The two dates lie about the CPU's wakeup latency
+ * apart (the interrupt's end is dated back by it, the task's wakeup in a
+ * short period can be by little): at a pace under four times that, they
+ * still count as two. A short interval after a task's wakeup still
+ * counts: a CPU that sends a request on its timer and waits for the reply
+ * wakes twice per period, and left out, the reply's wakeup would look
+ * like the timer's, expected a period later, and not be polled for.
  */
 #define HALTPOLL_RECUR_MIN	8U
 #define HALTPOLL_RECUR_JITTER	4U
+#define HALTPOLL_RECUR_SPLIT	4U
 #define HALTPOLL_RECUR_MAX_NS	20000000ULL
 
 /**
@@ -454,26 +471,49 @@ static inline unsigned int haltpoll_timerless_next(unsigned int timerless,
  * @last_ns: time of the last wakeup, 0 for none yet
  * @interval: average interval and its average deviation
  * @seen: intervals measured, up to HALTPOLL_RECUR_MIN
+ * @last_irq_only: the last wakeup was an interrupt that woke no task
  */
 struct haltpoll_recurrence {
 	u64 last_ns;
 	struct haltpoll_lateness interval;
 	unsigned int seen;
+	bool last_irq_only;
 };
+
+/*
+ * Whether a task's wakeup @interval_ns after an interrupt that woke no
+ * task is that interrupt's request, dated twice (haltpoll-recurring-wakeup).
+ */
+static inline bool
+haltpoll_recur_same_request(const struct haltpoll_recurrence *r,
+			    u64 interval_ns, bool woke_task)
+{
+	return woke_task && r->last_irq_only && r->seen &&
+	       interval_ns * HALTPOLL_RECUR_SPLIT < r->interval.avg_ns;
+}
 
 /**
  * haltpoll_recur_woken - note a wakeup that ended an idle period
  * @r: the CPU's recurrence
  * @now_ns: the time of the wakeup
+ * @woke_task: a task was woken (else an interrupt ended a halt, no more)
+ *
+ * A wakeup dated at or before the last one changes nothing, nor does a
+ * task's that is the last interrupt's request
+ * (haltpoll_recur_same_request()).
  */
 static inline void haltpoll_recur_woken(struct haltpoll_recurrence *r,
-					u64 now_ns)
+					u64 now_ns, bool woke_task)
 {
 	u64 interval_ns = now_ns - r->last_ns;
 
 	/* A wakeup dated back past the last one is no interval. */
 	if (r->last_ns && now_ns <= r->last_ns)
 		return;
+	if (haltpoll_recur_same_request(r, interval_ns, woke_task)) {
+		r->last_irq_only = false;
+		return;
+	}
 	if (!r->last_ns || interval_ns > HALTPOLL_RECUR_MAX_NS) {
 		r->seen = 0;
 	} else if (!r->seen) {
@@ -486,6 +526,7 @@ static inline void haltpoll_recur_woken(struct haltpoll_recurrence *r,
 		r->seen += r->seen < HALTPOLL_RECUR_MIN;
 	}
 	r->last_ns = now_ns;
+	r->last_irq_only = !woke_task;
 }
 
 /**

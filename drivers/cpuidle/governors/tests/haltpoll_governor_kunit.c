@@ -509,12 +509,15 @@ struct recur_case {
 	u64 due_ns;		/* expected: time to the wakeup */
 	u64 latest_ns;		/* and to the latest, 0 for none */
 	u64 slack_ns;		/* either within */
+	bool no_task[2];	/* interval ends on an interrupt, no task */
 };
 
 /*
  * The first interval sets the deviation to half of itself, each equal one
  * after it takes a quarter off: 20 us after eight intervals of 300 us, so
- * the latest comes 40 us after the due time.
+ * the latest comes 40 us after the due time. A task's wakeup under a
+ * quarter interval after an interrupt's is left out: the times are then
+ * counted from the interrupt.
  */
 static const struct recur_case recur_cases[] = {
 	{ "one wakeup: nothing expected", { 0, 0 }, 0, 0, 0, false, 0, 0, 0 },
@@ -536,6 +539,19 @@ static const struct recur_case recur_cases[] = {
 	  HALTPOLL_RECUR_MAX_NS + 1, 20 * US, false, 0, 0, 0 },
 	{ "up to the cap (20 ms, 50 Hz) is an interval", { 20 * MS, 20 * MS }, 8,
 	  0, 0, true, 20 * MS, 22670 * US, 1 * US },
+	{ "an interrupt, its task 30 us on: steady 300 us from the interrupt",
+	  { 270 * US, 30 * US }, 40, 0, 0, true, 268 * US, 278 * US, 1 * US,
+	  { true, false } },
+	{ "a task, another 30 us on: both count, too much jitter",
+	  { 270 * US, 30 * US }, 40, 0, 0, false, 0, 0, 0 },
+	{ "an interrupt, another 30 us on: both count, too much jitter",
+	  { 270 * US, 30 * US }, 40, 0, 0, false, 0, 0, 0, { true, true } },
+	{ "a task 74.999 us after an interrupt, under a quarter: left out",
+	  { 300 * US, 300 * US }, 20, 74999, 0, true, 225 * US, 226 * US,
+	  1 * US, { true, true } },
+	{ "a task 75 us after an interrupt, a quarter interval: an interval",
+	  { 300 * US, 300 * US }, 20, 75 * US, 0, true, 272 * US, 385 * US,
+	  1 * US, { true, true } },
 };
 
 static void expect_within(struct kunit *test, u64 value, u64 expected,
@@ -559,17 +575,17 @@ static void haltpoll_recurrence_test(struct kunit *test)
 		u64 now_ns = 1 * MS, due_ns = U64_MAX, latest_ns;
 		int i;
 
-		haltpoll_recur_woken(&r, now_ns);
+		haltpoll_recur_woken(&r, now_ns, true);
 		for (i = 0; i < c->intervals; i++) {
 			now_ns += c->interval_ns[i % 2];
-			haltpoll_recur_woken(&r, now_ns);
+			haltpoll_recur_woken(&r, now_ns, !c->no_task[i % 2]);
 		}
 		if (c->last_ns) {
 			now_ns += c->last_ns;
-			haltpoll_recur_woken(&r, now_ns);
+			haltpoll_recur_woken(&r, now_ns, true);
 		}
 		/* A wakeup dated back past the last one changes nothing. */
-		haltpoll_recur_woken(&r, now_ns - 1);
+		haltpoll_recur_woken(&r, r.last_ns - 1, true);
 		KUNIT_EXPECT_EQ_MSG(test, haltpoll_recur_steady(&r), c->steady,
 				    "case: %s", c->name);
 		latest_ns = haltpoll_recur_expected(&r, now_ns + c->since_ns,

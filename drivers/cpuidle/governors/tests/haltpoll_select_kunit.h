@@ -507,6 +507,8 @@ static void haltpoll_test_recur_steady(struct kunit *test,
 		KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
 		KUNIT_ASSERT_EQ(test, hc->timer_halt_ns, 0);
 		f->now_ns += 280 * HP_US;
+		/* No reschedule pending: an interrupt that woke no task. */
+		cond_resched();
 		haltpoll_test_reflect(f, 1, 280 * HP_US, false);
 	}
 	KUNIT_ASSERT_TRUE(test, haltpoll_recur_steady(&hc->recur));
@@ -676,7 +678,7 @@ static void haltpoll_test_reflect_woken(struct haltpoll_select_fixture *f,
  * one pending as cpuidle entered the state (-EBUSY, no reflection) ended
  * the period at its start; one that came as a poll timed out, in the gap
  * before the halt, ended the poll's period, and the halt after it begins
- * a period of its own, dated back by the poll.
+ * a period of its own, dated back by the poll. Both are tasks' wakeups.
  */
 static void haltpoll_select_recurring_edges_test(struct kunit *test)
 {
@@ -690,6 +692,8 @@ static void haltpoll_select_recurring_edges_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hc->recur.last_ns, NSEC_PER_SEC);
 
 	f->now_ns += 10 * HP_US;
+	/* No reschedule pending: an interrupt that woke no task. */
+	cond_resched();
 	haltpoll_test_reflect(f, 1, 10 * HP_US, false);
 	hc->window_ns = 200 * HP_US;
 	f->now_ns += 20 * HP_US;
@@ -697,10 +701,40 @@ static void haltpoll_select_recurring_edges_test(struct kunit *test)
 	f->now_ns += 200 * HP_US;
 	haltpoll_test_reflect_woken(f, 0, 200 * HP_US, true);
 	KUNIT_EXPECT_EQ(test, hc->recur.last_ns, f->now_ns);
+	KUNIT_EXPECT_FALSE(test, hc->recur.last_irq_only);
 	KUNIT_EXPECT_TRUE(test, hc->late_catch);
 	f->now_ns += 50 * HP_US;
 	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
 	KUNIT_EXPECT_EQ(test, hc->entry_ns, f->now_ns - 200 * HP_US);
+}
+
+/*
+ * The steady wakeups of haltpoll_test_recur_steady() all end halts with no
+ * task woken, as an interrupt does, each dated back by the 20 us lateness.
+ * A plain halt (polling off) begun 20 us after the last ended, that a
+ * task's wakeup ends 10 us on, dated back by those 10 us, comes 40 us
+ * after the last: that interrupt's request, dated twice. Left out, the
+ * interval runs on from the interrupt, still steady.
+ */
+static void haltpoll_select_recurring_split_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	bool stop_tick;
+	u64 last_ns;
+
+	haltpoll_test_recur_steady(test, f);
+	KUNIT_ASSERT_TRUE(test, hc->recur.last_irq_only);
+	last_ns = hc->recur.last_ns;
+	WRITE_ONCE(haltpoll_params.max_ns, 0);
+	f->now_ns += 20 * HP_US;
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_ASSERT_EQ(test, hc->timer_halt_ns, 0);
+	f->now_ns += 10 * HP_US;
+	haltpoll_test_reflect_woken(f, 1, 10 * HP_US, false);
+	KUNIT_EXPECT_EQ(test, hc->recur.last_ns, last_ns);
+	KUNIT_EXPECT_FALSE(test, hc->recur.last_irq_only);
+	KUNIT_EXPECT_TRUE(test, haltpoll_recur_steady(&hc->recur));
 }
 
 /*
@@ -783,6 +817,7 @@ static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_recurring_slow_host_test),
 	KUNIT_CASE(haltpoll_select_recurring_inside_window_test),
 	KUNIT_CASE(haltpoll_select_recurring_edges_test),
+	KUNIT_CASE(haltpoll_select_recurring_split_test),
 	KUNIT_CASE(haltpoll_select_poll_overrun_test),
 	KUNIT_CASE(haltpoll_next_timer_leaves_out_tick_test),
 	{}
