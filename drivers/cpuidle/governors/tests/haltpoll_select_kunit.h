@@ -537,6 +537,21 @@ static void haltpoll_test_expect_recur_halt(struct kunit *test,
 }
 
 /*
+ * With polling off, 20 us on, as the task of the last wakeup ran: select,
+ * and expect a plain halt, no early wakeup armed.
+ */
+static void haltpoll_test_plain_halt(struct kunit *test,
+				     struct haltpoll_select_fixture *f)
+{
+	bool stop_tick;
+
+	WRITE_ONCE(haltpoll_params.max_ns, 0);
+	f->now_ns += 20 * HP_US;
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_ASSERT_EQ(test, haltpoll_test_cpu(f)->timer_halt_ns, 0);
+}
+
+/*
  * Once the wakeups of haltpoll_test_recur_steady() are steady, after
  * HALTPOLL_RECUR_MIN intervals the CPU halts with an early wakeup the lead
  * (20 us) before the next wakeup, then polls until the latest it is
@@ -554,10 +569,7 @@ static void haltpoll_select_recurring_wakeup_test(struct kunit *test)
 	haltpoll_test_recur_steady(test, f);
 
 	/* Polling turned off: a plain halt, ending as the others. */
-	WRITE_ONCE(haltpoll_params.max_ns, 0);
-	f->now_ns += 20 * HP_US;
-	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
-	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 0);
+	haltpoll_test_plain_halt(test, f);
 	f->now_ns += 280 * HP_US;
 	haltpoll_test_reflect(f, 1, 280 * HP_US, false);
 	WRITE_ONCE(haltpoll_params.max_ns, 200 * HP_US);
@@ -720,16 +732,12 @@ static void haltpoll_select_recurring_split_test(struct kunit *test)
 {
 	struct haltpoll_select_fixture *f = test->priv;
 	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
-	bool stop_tick;
 	u64 last_ns;
 
 	haltpoll_test_recur_steady(test, f);
 	KUNIT_ASSERT_TRUE(test, hc->recur.last_irq_only);
 	last_ns = hc->recur.last_ns;
-	WRITE_ONCE(haltpoll_params.max_ns, 0);
-	f->now_ns += 20 * HP_US;
-	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
-	KUNIT_ASSERT_EQ(test, hc->timer_halt_ns, 0);
+	haltpoll_test_plain_halt(test, f);
 	f->now_ns += 10 * HP_US;
 	haltpoll_test_reflect_woken(f, 1, 10 * HP_US, false);
 	KUNIT_EXPECT_EQ(test, hc->recur.last_ns, last_ns);
