@@ -38,20 +38,20 @@
  *    average lateness of these early wakeups plus twice its average
  *    deviation, measured per CPU, at most half the window
  *    (haltpoll-timer-lead in haltpoll_window.h), so the CPU gets polling's
- *    timer latency for a poll of about the lead. A timer due within
- *    twice the lead is polled for at once: the halt would save less poll
- *    time than its exit and early wakeup cost. If the CPU's wakeups
- *    have come at a steady interval and the next is expected past the
- *    window (or the window is closed), halt for it as for a timer due
- *    then, and poll from the lead before it until the latest it is
- *    expected (haltpoll-recurring-wakeup in haltpoll_window.h). If a
- *    timer is due past the window but within a tick, and such idle
- *    periods have lately been ending on their timer rather than on a
- *    wakeup, halt through it (haltpoll-near-timer). A CPU that has had no
- *    timer due within its window or a tick for a while looks for one on
- *    some idle entries only (haltpoll-timer-walk). Otherwise poll for
- *    window_ns, keeping the tick (it is not stopped for a period that
- *    short).
+ *    timer latency for a poll of about the lead. A timer due within the
+ *    lead plus a halt's host cost (HALTPOLL_HALT_COST_NS) is polled for
+ *    at once: the halt would save less poll time than its exit and early
+ *    wakeup cost. If the CPU's wakeups have come at a steady interval
+ *    and the next is expected past the window (or the window is closed),
+ *    halt for it as for a timer due then, and poll from the lead before
+ *    it until the latest it is expected (haltpoll-recurring-wakeup in
+ *    haltpoll_window.h). If a timer is due past the window but within a
+ *    tick, and such idle periods have lately been ending on their timer
+ *    rather than on a wakeup, halt through it (haltpoll-near-timer). A
+ *    CPU that has had no timer due within its window or a tick for a
+ *    while looks for one on some idle entries only (haltpoll-timer-walk).
+ *    Otherwise poll for window_ns, keeping the tick (it is not stopped
+ *    for a period that short).
  * 3. When halting for a timer or an early wakeup due within a tick, keep
  *    the tick, as menu does for an idle period it predicts that short
  *    (haltpoll_halt_until()). Otherwise stop it, as Linux 6.12 does, but
@@ -360,11 +360,11 @@ static int haltpoll_halt_early(struct haltpoll_cpu *hc, u64 until_ns,
  * Halt for a timer due inside the window, and wake lead_ns before it to
  * poll for it: the timer's interrupt then finds the CPU polling, as if it
  * had polled all along, and the CPU polls for about the lead only. A timer
- * due within twice the lead (haltpoll_timer_halt_pays()), such as the one
- * an early wakeup was for, is polled for at once, as long as the window
- * allows: a timer's interrupt may come later than the lead (a vCPU the
- * host has not scheduled takes it late), and a poll cut short there would
- * halt for it after all.
+ * due within the lead plus a halt's cost (haltpoll_timer_halt_pays()),
+ * such as the one an early wakeup was for, is polled for at once, as long
+ * as the window allows: a timer's interrupt may come later than the lead
+ * (a vCPU the host has not scheduled takes it late), and a poll cut short
+ * there would halt for it after all.
  */
 static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 				   struct haltpoll_cpu *hc, u64 window_ns,

@@ -283,23 +283,34 @@ static inline u64 haltpoll_lead_in_use(u64 lead_ns, u64 window_ns)
 	return haltpoll_min_u64(lead_ns, window_ns / 2);
 }
 
+/*
+ * What a halt for a timer costs, in poll time it must save to pay: the
+ * work of the exit, of the early wakeup's interrupt and of the entry,
+ * which the host does while the CPU would be polling anyway. A few
+ * microseconds on KVM; more under an emulator, and a poll that short is
+ * cheap enough to keep.
+ */
+#define HALTPOLL_HALT_COST_NS	20000ULL
+
 /**
  * haltpoll_timer_halt_pays - whether to halt for a timer or poll for it
  * @timer_ns: time to the timer
  * @lead_ns: the lead in use
  *
  * Halting saves the poll up to the lead before the timer, timer_ns -
- * lead_ns, and costs an exit to the host and the early wakeup's interrupt,
- * about what the lead measures. Below twice the lead, poll for the timer:
- * a CPU paced by a short timer would otherwise halt on almost every idle
- * entry, paying the exit and the early wakeup to save a poll shorter than
- * both.
+ * lead_ns, and costs the host an exit, the early wakeup's interrupt and
+ * an entry (HALTPOLL_HALT_COST_NS). The lead itself is no cost: however
+ * late the early wakeup comes, the vCPU is halted meanwhile and the host
+ * has the CPU to itself. Below the lead plus that cost, poll for the
+ * timer: a CPU paced by a short timer would otherwise halt on almost
+ * every idle entry, paying the exit and the early wakeup to save a poll
+ * shorter than both.
  *
  * Return: true if the halt saves more than it costs.
  */
 static inline bool haltpoll_timer_halt_pays(u64 timer_ns, u64 lead_ns)
 {
-	return timer_ns > 2 * lead_ns;
+	return timer_ns > lead_ns + HALTPOLL_HALT_COST_NS;
 }
 
 /**
@@ -601,9 +612,10 @@ static inline u64 haltpoll_recur_expected(const struct haltpoll_recurrence *r,
  * same. Halting at once costs a halted wakeup too, the early one (and
  * one more if the poll after it runs out), and saves the poll; the
  * wakeup finds the CPU polling when the early wakeup is in time. Where
- * halted wakeups come late, twice the lead can exceed an interval the
- * window cannot reach: under QEMU TCG, leads of 150 us kept a CPU woken
- * every 300 us polling out its 200 us on most of its idle periods.
+ * halted wakeups come late, the lead can exceed an interval the window
+ * cannot reach: under QEMU TCG, leads of 150 us and more would keep a
+ * CPU woken every 300 us polling out its 200 us on most of its idle
+ * periods.
  *
  * Return: true if halting until the lead before the wakeup beats polling.
  */

@@ -303,13 +303,22 @@ struct halt_pays_case {
 
 static const struct halt_pays_case halt_pays_cases[] = {
 	{ "far timer, short lead (KVM)", 150 * US, 15 * US, true },
-	{ "timer at twice the lead", 200 * US, 100 * US, false },
-	{ "timer just past twice the lead", 200 * US + 1, 100 * US, true },
+	{ "timer at the lead plus a halt's cost",
+	  100 * US + HALTPOLL_HALT_COST_NS, 100 * US, false },
+	{ "timer just past the lead plus a halt's cost",
+	  100 * US + HALTPOLL_HALT_COST_NS + 1, 100 * US, true },
+	{ "a late host's lead is no cost: timer under twice the lead",
+	  150 * US, 100 * US, true },
+	{ "short timer, shortest lead: the halt costs more than it saves",
+	  HALTPOLL_HALT_COST_NS, HALTPOLL_LEAD_MIN_NS, false },
 	{ "timer within the lead (slow host)", 60 * US, 100 * US, false },
 	{ "timer due now", 0, HALTPOLL_LEAD_MIN_NS, false },
 };
 
-/* A halt for a timer pays only when it saves more poll than the lead. */
+/*
+ * A halt for a timer pays only when the poll it saves, up to the lead
+ * before the timer, is longer than what the halt costs the host.
+ */
 static void haltpoll_timer_halt_pays_test(struct kunit *test)
 {
 	const struct halt_pays_case *c;
@@ -333,12 +342,12 @@ struct wakeup_pays_case {
 static const struct wakeup_pays_case wakeup_pays_cases[] = {
 	{ "far wakeup, short lead (KVM)", 150 * US, 15 * US, 0, 200 * US,
 	  true },
-	{ "within twice the lead, poll reaches it", 190 * US, 100 * US, 0,
-	  200 * US, false },
-	{ "within twice the lead, poll runs out first", 260 * US, 150 * US, 0,
-	  200 * US, true },
-	{ "due at the poll's end", 200 * US, 150 * US, 0, 200 * US, false },
-	{ "due just past the poll's end", 200 * US + 1, 150 * US, 0, 200 * US,
+	{ "within the lead plus a halt's cost, poll reaches it", 110 * US,
+	  100 * US, 0, 200 * US, false },
+	{ "within the lead plus a halt's cost, poll runs out first", 210 * US,
+	  195 * US, 0, 200 * US, true },
+	{ "due at the poll's end", 200 * US, 190 * US, 0, 200 * US, false },
+	{ "due just past the poll's end", 200 * US + 1, 190 * US, 0, 200 * US,
 	  true },
 	{ "past the poll's end, less than the minimum lead past the lead",
 	  200 * US + 1, 200 * US, 0, 200 * US, false },

@@ -194,12 +194,14 @@ static const struct haltpoll_timer_select_case haltpoll_timer_select_cases[] = {
 	  0 },
 	{ "timer within the lead polls, the whole window if need be",
 	  20 * HP_US, 15 * HP_US, 0, 200 * HP_US, 0 },
-	{ "timer within twice the lead polls: a halt would not pay",
-	  20 * HP_US, 40 * HP_US, 0, 200 * HP_US, 0 },
-	{ "just past twice the lead halts", 20 * HP_US, 41 * HP_US, 1, 0,
-	  21 * HP_US },
-	{ "a late host: the lead stops at half the window, the poll at its end",
-	  150 * HP_US, 190 * HP_US, 0, 200 * HP_US, 0 },
+	{ "timer within the lead and a halt's cost polls: a halt would not pay",
+	  30 * HP_US, 50 * HP_US, 0, 200 * HP_US, 0 },
+	{ "just past the lead and a halt's cost halts", 30 * HP_US,
+	  51 * HP_US, 1, 0, 21 * HP_US },
+	{ "a late host: the lead stops at half the window",
+	  150 * HP_US, 190 * HP_US, 1, 0, 90 * HP_US },
+	{ "a late host, timer within that lead and a halt's cost: poll it all",
+	  150 * HP_US, 120 * HP_US, 0, 200 * HP_US, 0 },
 };
 
 static void haltpoll_select_timer_test(struct kunit *test)
@@ -613,10 +615,11 @@ static void haltpoll_select_recurring_wakeup_test(struct kunit *test)
 }
 
 /*
- * Early wakeups that came 150 us late, as on a slow host: twice the lead,
- * 300 us, is past the wakeup due in 260 us. With guest_halt_poll_ns at
- * 400 us a poll reaches the wakeup: poll for it. At 200 us the poll
- * would run out and halt before it: halt until the lead before it.
+ * Early wakeups that came 250 us late, as on a slow host: the lead plus a
+ * halt's cost, 270 us, is past the wakeup due in 260 us. With
+ * guest_halt_poll_ns at 400 us a poll reaches the wakeup: poll for it. At
+ * 200 us the poll would run out and halt before it: halt until the lead,
+ * at most those 200 us, before it.
  */
 static void haltpoll_select_recurring_slow_host_test(struct kunit *test)
 {
@@ -626,7 +629,7 @@ static void haltpoll_select_recurring_slow_host_test(struct kunit *test)
 
 	haltpoll_test_recur_steady(test, f);
 	haltpoll_test_wake(f)->lateness =
-		(struct haltpoll_lateness){ .avg_ns = 150 * HP_US };
+		(struct haltpoll_lateness){ .avg_ns = 250 * HP_US };
 
 	/* Until 2 dev_ns (40 us after eight equal intervals) past it. */
 	WRITE_ONCE(haltpoll_params.max_ns, 400 * HP_US);
@@ -642,7 +645,7 @@ static void haltpoll_select_recurring_slow_host_test(struct kunit *test)
 
 	WRITE_ONCE(haltpoll_params.max_ns, 200 * HP_US);
 	f->now_ns += 40 * HP_US;
-	haltpoll_test_expect_recur_halt(test, f, 110 * HP_US);
+	haltpoll_test_expect_recur_halt(test, f, 60 * HP_US);
 }
 
 /*
