@@ -285,10 +285,10 @@ static inline u64 haltpoll_lead_in_use(u64 lead_ns, u64 window_ns)
 
 /*
  * What a halt for a timer costs, in poll time it must save to pay: the
- * work of the exit, of the early wakeup's interrupt and of the entry,
- * which the host does while the CPU would be polling anyway. A few
- * microseconds on KVM; more under an emulator, and a poll that short is
- * cheap enough to keep.
+ * host's work for the exit, the early wakeup's interrupt and the entry.
+ * An empirical bound, not a measured price: it covers a few microseconds
+ * of exit and entry on KVM with room, and keeps polls that short, which
+ * cost the host little.
  */
 #define HALTPOLL_HALT_COST_NS	20000ULL
 
@@ -299,12 +299,18 @@ static inline u64 haltpoll_lead_in_use(u64 lead_ns, u64 window_ns)
  *
  * Halting saves the poll up to the lead before the timer, timer_ns -
  * lead_ns, and costs the host an exit, the early wakeup's interrupt and
- * an entry (HALTPOLL_HALT_COST_NS). The lead itself is no cost: however
- * late the early wakeup comes, the vCPU is halted meanwhile and the host
- * has the CPU to itself. Below the lead plus that cost, poll for the
- * timer: a CPU paced by a short timer would otherwise halt on almost
- * every idle entry, paying the exit and the early wakeup to save a poll
- * shorter than both.
+ * an entry (HALTPOLL_HALT_COST_NS). The lead itself is no cost as long
+ * as the early wakeup comes before the timer: the vCPU is halted while
+ * the host is late, and the host has the CPU to itself. Below the lead
+ * plus that cost, poll for the timer: a CPU paced by a short timer would
+ * otherwise halt on almost every idle entry, paying the exit and the
+ * early wakeup to save a poll shorter than both.
+ *
+ * Where the lead in use is capped at half the window, a timer past it
+ * plus the cost is halted for too, though its early wakeup may come
+ * after it: such a timer takes a halted wakeup's latency, the price of
+ * the lateness samples that let a lead raised by a few late wakeups come
+ * down again (haltpoll-timer-lead).
  *
  * Return: true if the halt saves more than it costs.
  */

@@ -342,6 +342,8 @@ struct wakeup_pays_case {
 static const struct wakeup_pays_case wakeup_pays_cases[] = {
 	{ "far wakeup, short lead (KVM)", 150 * US, 15 * US, 0, 200 * US,
 	  true },
+	{ "past the lead plus a halt's cost, under twice the lead", 150 * US,
+	  100 * US, 0, 200 * US, true },
 	{ "within the lead plus a halt's cost, poll reaches it", 110 * US,
 	  100 * US, 0, 200 * US, false },
 	{ "within the lead plus a halt's cost, poll runs out first", 210 * US,

@@ -198,7 +198,7 @@ static const struct haltpoll_timer_select_case haltpoll_timer_select_cases[] = {
 	  30 * HP_US, 50 * HP_US, 0, 200 * HP_US, 0 },
 	{ "just past the lead and a halt's cost halts", 30 * HP_US,
 	  51 * HP_US, 1, 0, 21 * HP_US },
-	{ "a late host: the lead stops at half the window",
+	{ "a late host: half the window caps the lead, wakes after the timer",
 	  150 * HP_US, 190 * HP_US, 1, 0, 90 * HP_US },
 	{ "a late host, timer within that lead and a halt's cost: poll it all",
 	  150 * HP_US, 120 * HP_US, 0, 200 * HP_US, 0 },
