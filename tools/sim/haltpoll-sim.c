@@ -651,6 +651,19 @@ static void replay_project(const struct haltpoll_params *p,
 			expected.latest_ns =
 				haltpoll_recur_expected(&recur, now_ns,
 							&expected.due_ns);
+		/*
+		 * As haltpoll_next_timer_sampled_ns(): not every entry looks,
+		 * nor the halt after a poll that ran out, nor a CPU with
+		 * polling off; an entry with the window closed does.
+		 */
+		if (!late_poll_ns && max_ns) {
+			if (!haltpoll_timer_walk_due(timerless))
+				next_timer_ns = UINT64_MAX;
+			horizon_ns = window_ns > SIM_TICK_NS ?
+				     window_ns : SIM_TICK_NS;
+			timerless = haltpoll_timerless_next(timerless,
+							    next_timer_ns < horizon_ns);
+		}
 		if (!haltpoll_should_poll(window_ns, late_poll_ns != 0) &&
 		    !expected.latest_ns) {
 			/* A late catch's poll counts with the halt after it. */
@@ -661,12 +674,6 @@ static void replay_project(const struct haltpoll_params *p,
 			late_poll_ns = 0;
 			continue;
 		}
-		/* As haltpoll_next_timer_sampled_ns(): not every entry looks. */
-		if (!haltpoll_timer_walk_due(timerless))
-			next_timer_ns = UINT64_MAX;
-		horizon_ns = window_ns > SIM_TICK_NS ? window_ns : SIM_TICK_NS;
-		timerless = haltpoll_timerless_next(timerless,
-						    next_timer_ns < horizon_ns);
 		if (haltpoll_timer_first(window_ns, next_timer_ns)) {
 			if (haltpoll_timer_halt_pays(next_timer_ns, lead_ns)) {
 				/* The tick ended the halt before the timer. */

@@ -54,9 +54,10 @@
  *    for a period that short).
  * 3. When halting for a timer or an early wakeup due within a tick, keep
  *    the tick, as menu does for an idle period it predicts that short
- *    (haltpoll_halt_until()). Otherwise stop it, as Linux 6.12 does, but
- *    on a CPU that does not poll (guest_halt_poll_ns 0, its poll state
- *    disabled, or a driver without one), which halts on every idle
+ *    (haltpoll_halt_until()); so too with the window closed, when the next
+ *    timer is due within a tick. Otherwise stop it, as Linux 6.12 does,
+ *    but on a CPU that does not poll (guest_halt_poll_ns 0, its poll
+ *    state disabled, or a driver without one), which halts on every idle
  *    entry: there stop it only if the last idle period lasted at least
  *    half a tick, as restarting it around every short halt costs more
  *    than the halt saves (haltpoll_keep_tick()).
@@ -286,9 +287,9 @@ static int haltpoll_halt(struct haltpoll_cpu *hc, bool polling,
  * that short, keep the tick, as menu keeps it for an idle period it
  * predicts shorter than a tick: stopping it, which in high resolution
  * mode the idle loop would do whatever hrtimer is due, then restarting
- * it costs two clockevent programmings and a walk of the timer wheel,
- * and the halt ends on its timer before the tick, or on the tick at
- * most once.
+ * it costs up to two clockevent programmings and a walk of the timer
+ * wheel, the restart on the way out of the halt; and the halt ends on
+ * its timer before the tick, or on the tick at most once.
  */
 static int haltpoll_halt_until(u64 until_ns, bool *stop_tick)
 {
@@ -570,11 +571,12 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	/* poll_ns is set only between a poll that timed out and its halt. */
 	if (dev->states_usage[0].disable || hc->poll_ns)
 		return haltpoll_halt(hc, polling, stop_tick);
-	if (max_ns && hc->entry_ns)
+	/* guest_halt_poll_ns is 0: no timer rule applies, none to look for. */
+	if (!polling)
+		return haltpoll_halt(hc, false, stop_tick);
+	if (hc->entry_ns)
 		latest_ns = haltpoll_recur_expected(&hc->recur, hc->entry_ns,
 						    &due_ns);
-	if (!haltpoll_should_poll(window_ns, false) && !latest_ns)
-		return haltpoll_halt(hc, polling, stop_tick);
 	timer_ns = haltpoll_next_timer_sampled_ns(hc, window_ns);
 	if (haltpoll_timer_first(window_ns, timer_ns))
 		return haltpoll_halt_for_timer(dev, hc, window_ns, timer_ns,
@@ -583,8 +585,13 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	if (latest_ns > window_ns && latest_ns < timer_ns)
 		return haltpoll_halt_for_wakeup(dev, hc, window_ns, max_ns,
 						due_ns, latest_ns, stop_tick);
-	if (!window_ns)
-		return haltpoll_halt(hc, polling, stop_tick);
+	/*
+	 * The window is closed: halt, stopping the tick as a CPU that polls
+	 * does (haltpoll_keep_tick()), unless the next timer is due within a
+	 * tick, which bounds the halt as a timer rule's halt is bounded.
+	 */
+	if (!haltpoll_should_poll(window_ns, false))
+		return haltpoll_halt_until(timer_ns, stop_tick);
 	if (haltpoll_halt_for_near_timer(hc, timer_ns))
 		return haltpoll_halt_until(timer_ns, stop_tick);
 	return haltpoll_poll(dev, window_ns, stop_tick);

@@ -377,10 +377,12 @@ static inline unsigned int haltpoll_near_timer_count(unsigned int count,
  * DOC: haltpoll-timer-walk
  *
  * Finding the next timer takes the CPU's hrtimer base lock and walks its
- * queues on every idle entry that may poll, a cost paid on the path to
- * every wakeup. A CPU whose idle periods have no timer due within the
- * window or a tick, whichever is longer (request/response traffic with
- * nothing else to do), has nothing for either timer rule to act on. After
+ * queues on every idle entry of a CPU that polls, but the halt after a
+ * poll that ran out, a cost paid on the path to every wakeup. A CPU whose
+ * idle periods have no timer due within the window or a tick, whichever
+ * is longer (request/response traffic with nothing else to do), has
+ * nothing for the timer rules, or for the tick kept through a closed
+ * window's halt, to act on. After
  * HALTPOLL_TIMER_WALK_MIN such walks in a row, walk only once in
  * HALTPOLL_TIMER_WALK_EVERY idle entries until a walk finds a timer
  * again. A timer queued in between is polled through, as Linux 6.12 does
@@ -653,7 +655,8 @@ static inline bool haltpoll_wakeup_halt_pays(u64 due_ns, u64 lead_ns,
  * A CPU that polls halts only when polling was not expected to pay: its
  * poll ran out, or its window is closed. Keeping the tick through those
  * halts measured worse than stopping it, as Linux 6.12 does: for wakeups a
- * window or a few apart, the CPU halted more often and woke later. Stop it.
+ * window or a few apart, the CPU halted more often and woke later. Stop it;
+ * the caller keeps it for a halt it knows a timer within a tick ends.
  *
  * Return: true if the halt should keep the tick.
  */

@@ -132,14 +132,47 @@ static bool haltpoll_test_armed(struct haltpoll_select_fixture *f,
 	       expires <= ktime_add_ns(after, after_ns);
 }
 
-/* A closed window halts, and a CPU that polls stops the tick to halt. */
+struct haltpoll_closed_window_case {
+	const char *name;
+	u64 timer_ns;		/* time to the next timer, U64_MAX for none */
+	bool stop_tick;
+};
+
+static const struct haltpoll_closed_window_case haltpoll_closed_window_cases[] = {
+	{ "no timer",			U64_MAX,			true },
+	{ "timer in half a tick",	TICK_NSEC / 2,			false },
+	{ "timer just inside a tick",	TICK_NSEC - 1,			false },
+	{ "timer a tick away",		TICK_NSEC,			true },
+	{ "timer past a tick",		TICK_NSEC + TICK_NSEC / 2,	true },
+};
+
+/*
+ * A closed window halts, and a CPU that polls stops the tick to halt,
+ * unless a timer is due within a tick: that halt ends on the timer first.
+ */
 static void haltpoll_select_closed_window_test(struct kunit *test)
 {
 	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
 	bool stop_tick;
+	unsigned int i;
 
-	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
-	KUNIT_EXPECT_TRUE(test, stop_tick);
+	for (i = 0; i < ARRAY_SIZE(haltpoll_closed_window_cases); i++) {
+		const struct haltpoll_closed_window_case *c =
+			&haltpoll_closed_window_cases[i];
+
+		/* Closed again: the last case's short halt opened it. */
+		haltpoll_enable_device(&f->drv, &f->dev);
+		f->next_timer_ns = c->timer_ns;
+		KUNIT_EXPECT_EQ_MSG(test, haltpoll_test_select(f, &stop_tick),
+				    1, "case: %s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, stop_tick, c->stop_tick,
+				    "case: %s", c->name);
+		/* A plain halt: no early wakeup. */
+		KUNIT_EXPECT_EQ_MSG(test, hc->timer_halt_ns, 0, "case: %s",
+				    c->name);
+		haltpoll_test_reflect(f, 1, 10 * HP_US, false);
+	}
 }
 
 /*
@@ -154,6 +187,8 @@ static void haltpoll_select_no_polling_keeps_tick_test(struct kunit *test)
 	WRITE_ONCE(haltpoll_params.max_ns, 0);
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
 	KUNIT_EXPECT_FALSE(test, stop_tick);
+	/* No timer rule applies: the timers are not looked for. */
+	KUNIT_EXPECT_EQ(test, f->walks, 0);
 	haltpoll_test_reflect(f, 1, 10 * HP_US, false);
 	WRITE_ONCE(haltpoll_params.max_ns, 200 * HP_US);
 	f->dev.states_usage[0].disable = CPUIDLE_STATE_DISABLED_BY_USER;
@@ -606,12 +641,16 @@ static void haltpoll_select_recurring_wakeup_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hc->polls_caught, 1);
 	KUNIT_EXPECT_EQ(test, hc->window_ns, 0);
 
-	/* A timer due before the expected wakeup ends the halt anyway. */
+	/*
+	 * A timer due before the expected wakeup ends the halt anyway: a
+	 * plain halt, the tick kept, as the timer is due within one.
+	 */
 	f->now_ns += 20 * HP_US;
 	f->next_timer_ns = 100 * HP_US;
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
 	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 0);
 	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(timer));
+	KUNIT_EXPECT_FALSE(test, stop_tick);
 }
 
 /*
