@@ -568,12 +568,12 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	if (poll_only)
 		return haltpoll_poll(dev, window_ns, stop_tick);
 	polling = max_ns && !dev->states_usage[0].disable;
-	/* poll_ns is set only between a poll that timed out and its halt. */
-	if (dev->states_usage[0].disable || hc->poll_ns)
+	/*
+	 * No timer rule applies to a CPU that does not poll, nor to the halt
+	 * after a poll that timed out (poll_ns is set only until it).
+	 */
+	if (!polling || hc->poll_ns)
 		return haltpoll_halt(hc, polling, stop_tick);
-	/* guest_halt_poll_ns is 0: no timer rule applies, none to look for. */
-	if (!polling)
-		return haltpoll_halt(hc, false, stop_tick);
 	if (hc->entry_ns)
 		latest_ns = haltpoll_recur_expected(&hc->recur, hc->entry_ns,
 						    &due_ns);
