@@ -98,7 +98,6 @@
 #include <linux/once.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <linux/tick.h>
 #include <trace/events/power.h>
@@ -307,13 +306,30 @@ static int haltpoll_poll(struct cpuidle_device *dev, u64 window_ns,
 }
 
 /*
- * Time from now to the next hrtimer other than the tick, U64_MAX for
- * none: a poll runs through the tick, which wakes no task, so only a timer
- * that does can end the poll. Counting the tick would make a window
- * longer than a tick halt on most idle entries, and
+ * The governor's clock, CLOCK_MONOTONIC: when the idle loop was entered,
+ * or an interrupt in idle left, a time the tick code has read already and
+ * menu and teo take too, through tick_nohz_get_sleep_length(). It runs
+ * behind the selection by the path from there to the governor, or by a
+ * halt that ended without an interrupt (an NMI, say): a timer or an
+ * expected wakeup then looks that much further away, and the period
+ * begins that much earlier. Early wakeups are armed on it, and come when
+ * meant. What it saves is a clock read on every idle entry, on the path
+ * to a wakeup that comes while the governor runs.
+ */
+static u64 haltpoll_now_ns(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(haltpoll_now_ns);
+	return ktime_to_ns(tick_nohz_get_idle_entrytime());
+}
+
+/*
+ * Time from now (haltpoll_now_ns()) to the next hrtimer other than the
+ * tick, U64_MAX for none: a poll runs through the tick, which wakes no
+ * task, so only a timer that does can end the poll. Counting the tick
+ * would make a window longer than a tick halt on most idle entries, and
  * tick_nohz_get_sleep_length() counts it whenever the tick cannot be
- * stopped (nohz=off, RCU or irq_work pending). Timer-wheel
- * timers, which run from the tick, are left out with it.
+ * stopped (nohz=off, RCU or irq_work pending). Timer-wheel timers, which
+ * run from the tick, are left out with it.
  *
  * One walk of this CPU's hrtimer bases under their lock, as
  * tick_nohz_get_sleep_length() does for menu and teo.
@@ -326,7 +342,7 @@ static u64 haltpoll_next_timer_ns(void)
 	next_ns = tick_nohz_get_next_hrtimer_without_tick();
 	if (next_ns == KTIME_MAX)
 		return U64_MAX;
-	return max_t(s64, ktime_sub(next_ns, ktime_get()), 0);
+	return max_t(s64, ktime_to_ns(next_ns) - haltpoll_now_ns(), 0);
 }
 
 /*
@@ -347,13 +363,19 @@ static u64 haltpoll_next_timer_sampled_ns(struct haltpoll_cpu *hc,
 	return timer_ns;
 }
 
-/* Halt, and wake @until_ns from now to poll for what comes after. */
+/*
+ * Halt, and wake @until_ns from now to poll for what comes after. Armed
+ * on the governor's own clock, so that the early wakeup comes the lead
+ * before the timer or the expected wakeup however far behind the
+ * selection that clock runs.
+ */
 static int haltpoll_halt_early(struct haltpoll_cpu *hc, u64 until_ns,
 			       bool *stop_tick)
 {
 	hc->timer_halt_ns = until_ns;
 	hrtimer_start(&this_cpu_ptr(&haltpoll_wakes)->timer,
-		      ns_to_ktime(until_ns), HRTIMER_MODE_REL_PINNED_HARD);
+		      ns_to_ktime(haltpoll_now_ns() + until_ns),
+		      HRTIMER_MODE_ABS_PINNED_HARD);
 	return haltpoll_halt_until(until_ns, stop_tick);
 }
 
@@ -394,13 +416,6 @@ static bool haltpoll_halt_for_near_timer(struct haltpoll_cpu *hc, u64 timer_ns)
 		return false;
 	WRITE_ONCE(hc->near_halts, hc->near_halts + 1);
 	return true;
-}
-
-/* The clock of haltpoll-recurring-wakeup: only differences on one CPU count. */
-static u64 haltpoll_now_ns(void)
-{
-	KUNIT_STATIC_STUB_REDIRECT(haltpoll_now_ns);
-	return local_clock();
 }
 
 /*
@@ -520,13 +535,16 @@ static void haltpoll_forget_unreflected(struct haltpoll_cpu *hc)
  * the gap before the halt, the halt begins a period of its own; dated
  * back by the poll, so that the period's length, the poll's and the
  * halt's, ends where the halt does. A CPU that only polls (PM QoS, the
- * halt disabled) has no halt to continue a poll.
+ * halt disabled) has no halt to continue a poll, nor one to time for a
+ * wakeup; its polls that run out follow each other in one pass of the
+ * idle loop, which haltpoll_now_ns() does not tell apart: it dates no
+ * period.
  */
 static void haltpoll_enter_period(struct haltpoll_cpu *hc, bool poll_only)
 {
 	if (poll_only)
 		hc->poll_ns = 0;
-	if (!READ_ONCE(haltpoll_recurring)) {
+	if (poll_only || !READ_ONCE(haltpoll_recurring)) {
 		hc->entry_ns = 0;
 		hc->late_catch = false;
 		return;
