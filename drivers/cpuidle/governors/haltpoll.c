@@ -77,9 +77,20 @@
  *
  * A poll that caught its wakeup leaves the window as it is, and so does a
  * halt chosen in step 2 that its early wakeup ended: a timer says nothing
- * of the wakeups a window is for. The arithmetic of
- * steps 2 to 5 lives in haltpoll_window.h as pure functions, so that it can
- * be tested, and replayed against idle traces, away from a running CPU.
+ * of the wakeups a window is for.
+ *
+ * 6. With guest_halt_poll_learn_ceiling set, every poll lasts at most
+ *    the CPU's poll ceiling, which starts at guest_halt_poll_ns and steps
+ *    down while the last stretch of its polls wastes more poll time than
+ *    the halted wakeups it spares are worth, and up while wakeups just
+ *    past it would have paid for a longer poll (haltpoll-poll-ceiling in
+ *    haltpoll_window.h). A poll for a timer (step 2) is not bounded by
+ *    it. The window keeps growing and shrinking against
+ *    guest_halt_poll_ns.
+ *
+ * The arithmetic of steps 2 to 6 lives in haltpoll_window.h as pure
+ * functions, so that it can be tested, and replayed against idle traces,
+ * away from a running CPU.
  * Linux 6.12 grew the window only when the halt outlasted the window
  * itself, so a window just short of a steady wakeup never caught up with
  * it.
@@ -136,6 +147,10 @@
  * @reflect_due: a state was selected and its outcome not yet reflected
  * @no_poll_state: the driver's first state does not poll: only pick it;
  *	set when the device is enabled
+ * @ceiling: the CPU's learned poll ceiling (haltpoll-poll-ceiling)
+ * @ceiling_ns: the poll ceiling of the last selection that could poll
+ * @poll_limit_ns: the limit without the ceiling of the poll that began the
+ *	current idle period, until its wakeup is learned from; 0 for none
  *
  * Written only by the CPU itself; the statistics are read locklessly by
  * debugfs, a snapshot good enough for an operator.
@@ -160,6 +175,9 @@ struct haltpoll_cpu {
 	unsigned int timerless;
 	bool reflect_due;
 	bool no_poll_state;
+	struct haltpoll_ceiling ceiling;
+	u64 ceiling_ns;
+	u64 poll_limit_ns;
 };
 
 static DEFINE_PER_CPU(struct haltpoll_cpu, haltpoll_cpus);
@@ -181,6 +199,7 @@ struct haltpoll_wake {
 static DEFINE_PER_CPU(struct haltpoll_wake, haltpoll_wakes);
 
 static bool haltpoll_recurring __read_mostly = true;
+static bool haltpoll_learn_ceiling __read_mostly;
 
 static struct haltpoll_params haltpoll_params __read_mostly = {
 	.max_ns		= 200000,
@@ -273,6 +292,11 @@ module_param_named(guest_halt_poll_recurring, haltpoll_recurring, bool, 0644);
 MODULE_PARM_DESC(guest_halt_poll_recurring,
 		 "Halt for wakeups that recur at a steady interval past the window, polling just before them");
 
+module_param_named(guest_halt_poll_learn_ceiling, haltpoll_learn_ceiling,
+		   bool, 0644);
+MODULE_PARM_DESC(guest_halt_poll_learn_ceiling,
+		 "Learn per CPU a poll limit below guest_halt_poll_ns where the last stretch of a poll wastes more than it catches (default off)");
+
 /* Halt; @polling: the CPU polls at all (haltpoll_keep_tick()). */
 static int haltpoll_halt(struct haltpoll_cpu *hc, bool polling,
 			 bool *stop_tick)
@@ -296,13 +320,32 @@ static int haltpoll_halt_until(u64 until_ns, bool *stop_tick)
 	return 1;
 }
 
-static int haltpoll_poll(struct cpuidle_device *dev, u64 window_ns,
-			 bool *stop_tick)
+/* Poll for @limit_ns, whatever the CPU's ceiling. */
+static int haltpoll_poll_plain(struct cpuidle_device *dev, u64 limit_ns,
+			       bool *stop_tick)
 {
 	/* Set on every selection: cpuidle_poll_time() fills a zero with its own default. */
-	dev->poll_limit_ns = window_ns;
+	dev->poll_limit_ns = limit_ns;
 	*stop_tick = false;
 	return 0;
+}
+
+/* Poll for @limit_ns, or up to the CPU's ceiling if that is lower. */
+static int haltpoll_poll(struct cpuidle_device *dev, struct haltpoll_cpu *hc,
+			 u64 limit_ns, bool *stop_tick)
+{
+	hc->poll_limit_ns = limit_ns;
+	return haltpoll_poll_plain(dev, min(limit_ns, hc->ceiling_ns),
+				   stop_tick);
+}
+
+/* The poll ceiling in force, at most @max_ns (haltpoll-poll-ceiling). */
+static u64 haltpoll_ceiling_in_use(struct haltpoll_cpu *hc, u64 max_ns)
+{
+	if (!READ_ONCE(haltpoll_learn_ceiling))
+		return max_ns;
+	/* A poll limit of 0 would be cpuidle_poll_time()'s default. */
+	return max_t(u64, haltpoll_ceiling_ns(hc->ceiling.level, max_ns), 1);
 }
 
 /*
@@ -385,9 +428,10 @@ static int haltpoll_halt_early(struct haltpoll_cpu *hc, u64 until_ns,
  * had polled all along, and the CPU polls for about the lead only. A timer
  * due within the lead plus a halt's cost (haltpoll_timer_halt_pays()),
  * such as the one an early wakeup was for, is polled for at once, as long
- * as the window allows: a timer's interrupt may come later than the lead
- * (a vCPU the host has not scheduled takes it late), and a poll cut short
- * there would halt for it after all.
+ * as the window allows, the CPU's ceiling aside: a timer's interrupt may
+ * come later than the lead (a vCPU the host has not scheduled takes it
+ * late), and a poll cut short there would halt for it after all. Such a
+ * poll is for a wakeup known to come, and teaches the ceiling nothing.
  */
 static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 				   struct haltpoll_cpu *hc, u64 window_ns,
@@ -398,7 +442,7 @@ static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 					   window_ns);
 
 	if (!haltpoll_timer_halt_pays(timer_ns, lead_ns))
-		return haltpoll_poll(dev, window_ns, stop_tick);
+		return haltpoll_poll_plain(dev, window_ns, stop_tick);
 	return haltpoll_halt_early(hc, timer_ns - lead_ns, stop_tick);
 }
 
@@ -422,10 +466,11 @@ static bool haltpoll_halt_for_near_timer(struct haltpoll_cpu *hc, u64 timer_ns)
  * Halt for a wakeup that may come past the window
  * (haltpoll-recurring-wakeup) and wake the lead before it to poll for it,
  * as for a timer, the lead being the same lateness of the same early
- * wakeup, here at most @max_ns (guest_halt_poll_ns, capped), as the
- * window may be closed. @due_ns is the time to the expected wakeup,
- * @latest_ns to the latest it is expected: a poll, also one for a wakeup
- * expected inside @window_ns, lasts until then, never past @max_ns.
+ * wakeup, here at most the longest poll, as the window may be closed:
+ * @max_ns (guest_halt_poll_ns, capped) or the CPU's ceiling if lower.
+ * @due_ns is the time to the expected wakeup, @latest_ns to the latest it
+ * is expected: a poll, also one for a wakeup expected inside @window_ns,
+ * lasts until then, never past the longest poll.
  */
 static int haltpoll_halt_for_wakeup(struct cpuidle_device *dev,
 				    struct haltpoll_cpu *hc, u64 window_ns,
@@ -433,10 +478,11 @@ static int haltpoll_halt_for_wakeup(struct cpuidle_device *dev,
 				    bool *stop_tick)
 {
 	struct haltpoll_wake *w = this_cpu_ptr(&haltpoll_wakes);
-	u64 lead_ns = min_t(u64, haltpoll_lead_ns(&w->lateness), max_ns);
+	u64 longest_ns = min(max_ns, hc->ceiling_ns);
+	u64 lead_ns = min_t(u64, haltpoll_lead_ns(&w->lateness), longest_ns);
 
-	if (!haltpoll_wakeup_halt_pays(due_ns, lead_ns, window_ns, max_ns))
-		return haltpoll_poll(dev, min(latest_ns, max_ns), stop_tick);
+	if (!haltpoll_wakeup_halt_pays(due_ns, lead_ns, window_ns, longest_ns))
+		return haltpoll_poll(dev, hc, min(latest_ns, max_ns), stop_tick);
 	WRITE_ONCE(hc->recur_halts, hc->recur_halts + 1);
 	return haltpoll_halt_early(hc, due_ns - lead_ns, stop_tick);
 }
@@ -524,6 +570,7 @@ static void haltpoll_forget_unreflected(struct haltpoll_cpu *hc)
 		haltpoll_recur_woken(&hc->recur, hc->entry_ns + hc->poll_ns,
 				     true);
 	hc->poll_ns = 0;
+	hc->poll_limit_ns = 0;
 	hc->near_timer_ns = 0;
 	haltpoll_end_timer_halt(hc);
 }
@@ -583,8 +630,10 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	poll_only = dev->states_usage[1].disable ||
 		    cpuidle_governor_latency_req(dev->cpu) == 0;
 	haltpoll_enter_period(hc, poll_only);
+	/* Nothing to halt for instead: no ceiling, nothing to learn. */
 	if (poll_only)
-		return haltpoll_poll(dev, window_ns, stop_tick);
+		return haltpoll_poll_plain(dev, window_ns, stop_tick);
+	WRITE_ONCE(hc->ceiling_ns, haltpoll_ceiling_in_use(hc, max_ns));
 	polling = max_ns && !dev->states_usage[0].disable;
 	/*
 	 * No timer rule applies to a CPU that does not poll, nor to the halt
@@ -612,7 +661,7 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 		return haltpoll_halt_until(timer_ns, stop_tick);
 	if (haltpoll_halt_for_near_timer(hc, timer_ns))
 		return haltpoll_halt_until(timer_ns, stop_tick);
-	return haltpoll_poll(dev, window_ns, stop_tick);
+	return haltpoll_poll(dev, hc, window_ns, stop_tick);
 }
 
 static void haltpoll_adapt_window(struct haltpoll_cpu *hc, u64 idle_ns)
@@ -641,6 +690,46 @@ static u64 haltpoll_woken_at(struct haltpoll_cpu *hc, int index)
 	u64 late_ns = index ? this_cpu_ptr(&haltpoll_wakes)->lateness.avg_ns : 0;
 
 	return hc->entry_ns + hc->last_idle_ns - min(late_ns, hc->last_idle_ns);
+}
+
+/*
+ * Learn the poll ceiling from the poll that began the idle period that
+ * just ended, in state @index after @poll_ns of a poll that ran out (0 for
+ * none): the wakeup came at the poll's end if it caught it, else in the
+ * halt after it, dated back by the lateness as haltpoll_woken_at() dates
+ * it, from the poll's limit: the bands are lengths of poll by limit, and
+ * a longer limit would overrun it as this one did. What a
+ * halted wakeup costs is the lateness of the CPU's early wakeups: until
+ * one has been measured, the ceiling stays where it is, rather than
+ * price a halted wakeup at its host cost alone.
+ */
+static void haltpoll_ceiling_learn(struct haltpoll_cpu *hc,
+				   struct cpuidle_device *dev, int index,
+				   u64 poll_ns, u64 residency_ns)
+{
+	struct haltpoll_lateness *l = &this_cpu_ptr(&haltpoll_wakes)->lateness;
+	u64 limit_ns = hc->poll_limit_ns;
+	u64 woke_ns = residency_ns;
+	bool woke_task = true;
+	u64 max_ns;
+
+	hc->poll_limit_ns = 0;
+	if (!limit_ns || !READ_ONCE(haltpoll_learn_ceiling))
+		return;
+	/* No early wakeup measured yet: a halted wakeup has no price. */
+	if (!l->avg_ns && !l->dev_ns)
+		return;
+	if (index) {
+		/* After the poll's limit, however early the dating makes it. */
+		woke_ns = min(poll_ns, dev->poll_limit_ns) +
+			  max(residency_ns - min(l->avg_ns, residency_ns), 1ULL);
+		/* A halt the tick ended dates no wakeup. */
+		woke_task = need_resched();
+	}
+	max_ns = min_t(u64, READ_ONCE(haltpoll_params.max_ns),
+		       HALTPOLL_WINDOW_CAP_NS);
+	haltpoll_ceiling_add(&hc->ceiling, max_ns, limit_ns, woke_ns, woke_task,
+			     l->avg_ns + HALTPOLL_HALT_COST_NS);
 }
 
 /**
@@ -672,6 +761,9 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 		if (hc->late_catch)
 			haltpoll_recur_woken(&hc->recur,
 					     hc->entry_ns + residency_ns, true);
+		/* A wakeup in the gap came as the poll ended. */
+		if (need_resched())
+			haltpoll_ceiling_learn(hc, dev, 0, 0, residency_ns);
 		return;
 	}
 	if (index == 0)
@@ -680,6 +772,10 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	poll_ns = hc->poll_ns;
 	hc->poll_ns = 0;
 	hc->last_idle_ns = poll_ns + residency_ns;
+	/* A halt chosen without a poll before it has no poll to learn from. */
+	if (index == 0 || poll_ns)
+		haltpoll_ceiling_learn(hc, dev, index, poll_ns, residency_ns);
+	hc->poll_limit_ns = 0;
 	haltpoll_learn_near_timer(hc, index, got_tick);
 	early = haltpoll_end_timer_halt(hc);
 	if (early)
@@ -706,11 +802,11 @@ static int haltpoll_stats_show(struct seq_file *m, void *unused)
 {
 	unsigned int cpu;
 
-	seq_puts(m, "cpu window_ns polls_caught polls_timed_out wasted_ns early_wakes lead_misses lead_ns near_halts recur_halts\n");
+	seq_puts(m, "cpu window_ns polls_caught polls_timed_out wasted_ns early_wakes lead_misses lead_ns near_halts recur_halts ceiling_ns\n");
 	for_each_online_cpu(cpu) {
 		struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, cpu);
 
-		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
 			   cpu,
 			   READ_ONCE(hc->window_ns), READ_ONCE(hc->polls_caught),
 			   READ_ONCE(hc->polls_timed_out),
@@ -718,7 +814,8 @@ static int haltpoll_stats_show(struct seq_file *m, void *unused)
 			   READ_ONCE(hc->lead_misses),
 			   haltpoll_lead_ns(&per_cpu_ptr(&haltpoll_wakes, cpu)->lateness),
 			   READ_ONCE(hc->near_halts),
-			   READ_ONCE(hc->recur_halts));
+			   READ_ONCE(hc->recur_halts),
+			   READ_ONCE(hc->ceiling_ns));
 	}
 	return 0;
 }

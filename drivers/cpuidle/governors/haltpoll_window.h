@@ -639,6 +639,173 @@ static inline bool haltpoll_wakeup_halt_pays(u64 due_ns, u64 lead_ns,
 }
 
 /**
+ * DOC: haltpoll-poll-ceiling
+ *
+ * guest_halt_poll_ns bounds every poll, and the window grows to it for a
+ * wakeup that came up to that long after the window closed. Whether the
+ * last stretch of such a poll pays depends on the host and the load: a
+ * wakeup it catches there saves the latency of a halted wakeup, and one
+ * that comes later costs the host the whole stretch in vain. Where the
+ * operator allows it (guest_halt_poll_learn_ceiling), each CPU learns a
+ * ceiling of its own below guest_halt_poll_ns, in steps of
+ * HALTPOLL_CEIL_NUM / HALTPOLL_CEIL_DEN, at most HALTPOLL_CEIL_LEVELS
+ * steps down.
+ *
+ * Metrics, per CPU, over two bands of poll length: the top stretch below
+ * the ceiling in force, from one step below it to it, and the stretch one
+ * step above it. For each poll that could reach into a band (its limit
+ * without the ceiling, the window or the time to an expected wakeup,
+ * bounds what it could catch), from when its wakeup came after the poll
+ * began:
+ *
+ * - gain_ns: for a wakeup inside the band, the latency a halted wakeup
+ *   would have cost: the lateness of the CPU's early wakeups plus a halt's
+ *   host cost (HALTPOLL_HALT_COST_NS).
+ * - cost_ns: for a wakeup past the band, the poll time spent in it in
+ *   vain: all of the band.
+ *
+ * The poll time a caught wakeup took in the band is not counted against
+ * it: that is the price of its latency, which Linux 6.12 pays as well.
+ * A poll cut off by the ceiling is followed by a halt, whose end dates
+ * the wakeup, back by the same lateness, so the band above the ceiling
+ * is measured as well as the one below: the same sums over the same idle
+ * periods. A halt that ended with no task to run (the tick) says nothing
+ * of a wakeup inside a band; it counts only as one past it.
+ *
+ * Procedure: every HALTPOLL_CEIL_POLLS such polls, raise the ceiling a
+ * step if the band above it would have gained more than it cost; else
+ * lower it a step if the top band cost more than it gained; else keep it,
+ * and halve the sums, so that the next decision weighs these polls half
+ * as much as its own. Raising comes first: wakeups just above the ceiling
+ * leave nothing for the top band to catch. Poll time in vain and wakeup
+ * latency weigh the same, a nanosecond of the host's for one of the
+ * guest's. Linux 6.12 weighs latency above any poll time up to
+ * guest_halt_poll_ns, and so does this governor unless told otherwise:
+ * where halted wakeups come fast, the ceiling gives up catches of
+ * wakeups that come at random for the poll time they cost.
+ */
+#define HALTPOLL_CEIL_NUM	3U
+#define HALTPOLL_CEIL_DEN	5U
+#define HALTPOLL_CEIL_LEVELS	4U
+#define HALTPOLL_CEIL_POLLS	32U
+
+/**
+ * struct haltpoll_band - what polls gained and cost in a band of poll length
+ * @gain_ns: halted wakeup latency the band's catches saved
+ * @cost_ns: poll time the band spent, or would have, in vain
+ */
+struct haltpoll_band {
+	u64 gain_ns;
+	u64 cost_ns;
+};
+
+/**
+ * struct haltpoll_ceiling - a CPU's learned poll ceiling
+ * @below: the band from one step below the ceiling to it
+ * @above: the band from the ceiling to one step above it
+ * @level: steps below guest_halt_poll_ns, 0 to HALTPOLL_CEIL_LEVELS
+ * @polls: polls added since the last decision
+ */
+struct haltpoll_ceiling {
+	struct haltpoll_band below;
+	struct haltpoll_band above;
+	unsigned int level;
+	unsigned int polls;
+};
+
+/**
+ * haltpoll_ceiling_ns - the poll ceiling a number of steps below a limit
+ * @level: steps below @max_ns
+ * @max_ns: the largest poll, haltpoll_window_limit_ns()
+ */
+static inline u64 haltpoll_ceiling_ns(unsigned int level, u64 max_ns)
+{
+	while (level--)
+		max_ns = max_ns * HALTPOLL_CEIL_NUM / HALTPOLL_CEIL_DEN;
+	return max_ns;
+}
+
+/**
+ * haltpoll_band_add - add one poll's outcome to a band
+ * @b: the band
+ * @lo_ns: where the band begins, in time since the poll began
+ * @hi_ns: where it ends, at most the poll's limit without the ceiling
+ * @woke_ns: when the wakeup came, in time since the poll began
+ * @dated: @woke_ns is a wakeup's time, not a tick's
+ * @worth_ns: what a wakeup caught rather than halted for is worth
+ */
+static inline void haltpoll_band_add(struct haltpoll_band *b, u64 lo_ns,
+				     u64 hi_ns, u64 woke_ns, bool dated,
+				     u64 worth_ns)
+{
+	if (hi_ns <= lo_ns || woke_ns <= lo_ns)
+		return;
+	if (woke_ns > hi_ns)
+		b->cost_ns += hi_ns - lo_ns;
+	else if (dated)
+		b->gain_ns += worth_ns;
+}
+
+/*
+ * Halve what the bands hold after a decision that kept the ceiling: the
+ * next one weighs this round's polls half as much as its own, so that
+ * one round with a few more polls in vain than usual does not move it.
+ */
+static inline void haltpoll_ceiling_decay(struct haltpoll_ceiling *c)
+{
+	c->below.gain_ns /= 2;
+	c->below.cost_ns /= 2;
+	c->above.gain_ns /= 2;
+	c->above.cost_ns /= 2;
+	c->polls = 0;
+}
+
+/**
+ * haltpoll_ceiling_add - learn from one poll and its wakeup
+ * @c: the CPU's ceiling
+ * @max_ns: the largest poll, haltpoll_window_limit_ns()
+ * @limit_ns: the poll's limit without the ceiling
+ * @woke_ns: when the wakeup came, in time since the poll began
+ * @dated: @woke_ns is a wakeup's time, not a tick's
+ * @worth_ns: the latency of a halted wakeup, plus a halt's host cost
+ *
+ * Every HALTPOLL_CEIL_POLLS polls that reach into a band, move the
+ * ceiling a step (haltpoll-poll-ceiling).
+ */
+static inline void haltpoll_ceiling_add(struct haltpoll_ceiling *c,
+					u64 max_ns, u64 limit_ns, u64 woke_ns,
+					bool dated, u64 worth_ns)
+{
+	u64 ceil_ns = haltpoll_ceiling_ns(c->level, max_ns);
+	u64 low_ns = haltpoll_ceiling_ns(c->level + 1, max_ns);
+	u64 high_ns = c->level ? haltpoll_ceiling_ns(c->level - 1, max_ns) :
+				 ceil_ns;
+
+	if (limit_ns <= low_ns)
+		return;
+	if (c->level < HALTPOLL_CEIL_LEVELS)
+		haltpoll_band_add(&c->below, low_ns,
+				  haltpoll_min_u64(limit_ns, ceil_ns),
+				  woke_ns, dated, worth_ns);
+	haltpoll_band_add(&c->above, ceil_ns,
+			  haltpoll_min_u64(limit_ns, high_ns),
+			  woke_ns, dated, worth_ns);
+	if (++c->polls < HALTPOLL_CEIL_POLLS)
+		return;
+	/* Wakeups above the ceiling leave the top band nothing to catch. */
+	if (c->level && c->above.gain_ns > c->above.cost_ns) {
+		c->level--;
+	} else if (c->below.cost_ns > c->below.gain_ns &&
+		   c->level < HALTPOLL_CEIL_LEVELS) {
+		c->level++;
+	} else {
+		haltpoll_ceiling_decay(c);
+		return;
+	}
+	*c = (struct haltpoll_ceiling){ .level = c->level };
+}
+
+/**
  * haltpoll_keep_tick - whether a halt should leave the scheduler tick running
  * @polling: the CPU polls at all: guest_halt_poll_ns is not 0, and it has
  *	a poll state, enabled

@@ -30,6 +30,8 @@ check_param guest_halt_poll_shrink "$default_guest_halt_poll_shrink" 4 -1 abc ""
 check_param guest_halt_poll_allow_shrink "$default_guest_halt_poll_allow_shrink" N 2 maybe ""
 # The project's own, not in 6.12: the recurring-wakeup rule, on by default.
 check_param guest_halt_poll_recurring Y N 2 maybe ""
+# The learned poll ceiling, off by default.
+check_param guest_halt_poll_learn_ceiling N Y 2 maybe ""
 
 # Every value and spelling Linux 6.12 took is taken, and reads back as it
 # does there.

@@ -653,6 +653,153 @@ static void haltpoll_recur_counts_test(struct kunit *test)
 				    c->counts, "case: %s", c->name);
 }
 
+struct band_case {
+	const char *name;
+	u64 lo_ns, hi_ns, woke_ns;
+	bool dated;
+	u64 gain_ns, cost_ns;
+};
+
+/* One poll's outcome in the band from 120 to 200 us, a catch worth 150 us. */
+static const struct band_case band_cases[] = {
+	{ "woken before the band", 120 * US, 200 * US, 100 * US, true, 0, 0 },
+	{ "woken at its start", 120 * US, 200 * US, 120 * US, true, 0, 0 },
+	{ "woken inside it", 120 * US, 200 * US, 150 * US, true, 150 * US, 0 },
+	{ "woken at its end", 120 * US, 200 * US, 200 * US, true, 150 * US, 0 },
+	{ "woken past it", 120 * US, 200 * US, 350 * US, true, 0, 80 * US },
+	{ "a tick inside it dates no wakeup", 120 * US, 200 * US, 150 * US,
+	  false, 0, 0 },
+	{ "a tick past it: the band polled in vain", 120 * US, 200 * US,
+	  350 * US, false, 0, 80 * US },
+	{ "an empty band", 200 * US, 200 * US, 350 * US, true, 0, 0 },
+	{ "a band a poll's limit cuts off", 120 * US, 100 * US, 350 * US,
+	  true, 0, 0 },
+};
+
+static void haltpoll_band_add_test(struct kunit *test)
+{
+	const struct band_case *c;
+
+	for (c = band_cases; c < band_cases + ARRAY_SIZE(band_cases); c++) {
+		struct haltpoll_band b = { };
+
+		haltpoll_band_add(&b, c->lo_ns, c->hi_ns, c->woke_ns, c->dated,
+				  150 * US);
+		KUNIT_EXPECT_EQ_MSG(test, b.gain_ns, c->gain_ns, "case: %s",
+				    c->name);
+		KUNIT_EXPECT_EQ_MSG(test, b.cost_ns, c->cost_ns, "case: %s",
+				    c->name);
+	}
+}
+
+struct ceiling_ns_case {
+	unsigned int level;
+	u64 max_ns;
+	u64 ceiling_ns;
+};
+
+static const struct ceiling_ns_case ceiling_ns_cases[] = {
+	{ 0, 200 * US, 200 * US },
+	{ 1, 200 * US, 120 * US },
+	{ 2, 200 * US, 72 * US },
+	{ 4, 200 * US, 25920 },
+	{ 1, 2400 * US, 1440 * US },
+	{ 3, 0, 0 },
+};
+
+static void haltpoll_ceiling_ns_test(struct kunit *test)
+{
+	const struct ceiling_ns_case *c;
+
+	for (c = ceiling_ns_cases;
+	     c < ceiling_ns_cases + ARRAY_SIZE(ceiling_ns_cases); c++)
+		KUNIT_EXPECT_EQ_MSG(test, haltpoll_ceiling_ns(c->level, c->max_ns),
+				    c->ceiling_ns, "level %u of %llu ns",
+				    c->level, c->max_ns);
+}
+
+/* @n polls of one kind: when their wakeup came, and whether it was dated. */
+struct ceiling_polls {
+	unsigned int n;
+	u64 woke_ns;
+	bool dated;
+};
+
+struct ceiling_case {
+	const char *name;
+	unsigned int level;	/* to start from */
+	u64 limit_ns;		/* the polls' limit without the ceiling */
+	u64 worth_ns;		/* a halted wakeup's latency and host cost */
+	struct ceiling_polls a, b;
+	unsigned int next_level;
+};
+
+/*
+ * guest_halt_poll_ns 200 us: the ceiling steps 200, 120, 72, 43.2 and
+ * 25.92 us. A poll woken at 350 us costs each band all of it; one woken at
+ * 150 us gains its worth in the band from 120 to 200 us.
+ */
+static const struct ceiling_case ceiling_cases[] = {
+	{ "polls that all run out lower it", 0, 200 * US, 150 * US,
+	  { 32, 350 * US, true }, { }, 1 },
+	{ "no decision before 32 polls", 0, 200 * US, 150 * US,
+	  { 31, 350 * US, true }, { }, 0 },
+	{ "catches in the top band keep it", 0, 200 * US, 150 * US,
+	  { 32, 150 * US, true }, { }, 0 },
+	{ "catches keep it, however little they are worth", 0, 200 * US,
+	  1, { 32, 150 * US, true }, { }, 0 },
+	{ "cheap catches do not pay for the polls in vain", 0, 200 * US,
+	  20 * US, { 8, 150 * US, true }, { 24, 350 * US, true }, 1 },
+	{ "a catch in four does not pay for three in vain", 0, 200 * US,
+	  150 * US, { 8, 150 * US, true }, { 24, 350 * US, true }, 1 },
+	{ "a catch in two pays for one in vain", 0, 200 * US, 150 * US,
+	  { 16, 150 * US, true }, { 16, 350 * US, true }, 0 },
+	{ "halted wakeups just past a lowered ceiling raise it", 1, 200 * US,
+	  150 * US, { 32, 150 * US, true }, { }, 0 },
+	{ "a wakeup in four past a lowered ceiling does not raise it", 1,
+	  200 * US, 150 * US, { 8, 150 * US, true }, { 24, 350 * US, true },
+	  2 },
+	{ "ticks past a lowered ceiling lower it again", 1, 200 * US,
+	  150 * US, { 32, 150 * US, false }, { }, 2 },
+	{ "a round in vain after a round of catches worth more keeps it", 0,
+	  200 * US, 200 * US, { 32, 150 * US, true }, { 32, 350 * US, true },
+	  0 },
+	{ "the catches of the round before count half", 0, 200 * US,
+	  100 * US, { 32, 150 * US, true }, { 32, 350 * US, true }, 1 },
+	{ "it stops at the lowest level", 4, 200 * US, 150 * US,
+	  { 32, 350 * US, true }, { }, 4 },
+	{ "polls that cannot reach the bands count for nothing", 0,
+	  100 * US, 150 * US, { 64, 350 * US, true }, { }, 0 },
+	{ "short polls let a lowered ceiling stay", 1, 50 * US, 150 * US,
+	  { 64, 150 * US, true }, { }, 1 },
+};
+
+static void haltpoll_ceiling_add_n(struct haltpoll_ceiling *c,
+				   const struct ceiling_case *cc,
+				   const struct ceiling_polls *polls)
+{
+	unsigned int i;
+
+	for (i = 0; i < polls->n; i++)
+		haltpoll_ceiling_add(c, 200 * US, cc->limit_ns, polls->woke_ns,
+				     polls->dated, cc->worth_ns);
+}
+
+static void haltpoll_ceiling_test(struct kunit *test)
+{
+	const struct ceiling_case *cc;
+
+	for (cc = ceiling_cases; cc < ceiling_cases + ARRAY_SIZE(ceiling_cases);
+	     cc++) {
+		struct haltpoll_ceiling c = { .level = cc->level };
+
+		haltpoll_ceiling_add_n(&c, cc, &cc->a);
+		haltpoll_ceiling_add_n(&c, cc, &cc->b);
+		KUNIT_EXPECT_EQ_MSG(test, c.level, cc->next_level, "case: %s",
+				    cc->name);
+	}
+}
+
 static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_window_next_test),
 	KUNIT_CASE(haltpoll_window_grows_to_limit_test),
@@ -671,6 +818,9 @@ static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_timer_walk_test),
 	KUNIT_CASE(haltpoll_recurrence_test),
 	KUNIT_CASE(haltpoll_recur_counts_test),
+	KUNIT_CASE(haltpoll_band_add_test),
+	KUNIT_CASE(haltpoll_ceiling_ns_test),
+	KUNIT_CASE(haltpoll_ceiling_test),
 	{}
 };
 

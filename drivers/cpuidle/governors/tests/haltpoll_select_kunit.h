@@ -24,6 +24,7 @@ struct haltpoll_select_fixture {
 	unsigned int walks;
 	unsigned int saved_max_ns;
 	bool saved_recurring;
+	bool saved_learn_ceiling;
 };
 
 static struct haltpoll_select_fixture *haltpoll_fixture;
@@ -103,6 +104,7 @@ static int haltpoll_select_test_init(struct kunit *test)
 	/* Windows up to the cap, so that an early wakeup can be milliseconds away. */
 	f->saved_max_ns = haltpoll_params.max_ns;
 	f->saved_recurring = haltpoll_recurring;
+	f->saved_learn_ceiling = haltpoll_learn_ceiling;
 	WRITE_ONCE(haltpoll_params.max_ns, HALTPOLL_WINDOW_CAP_NS);
 	haltpoll_fixture = f;
 	haltpoll_enable_device(&f->drv, &f->dev);
@@ -123,6 +125,7 @@ static void haltpoll_select_test_exit(struct kunit *test)
 	haltpoll_enable_device(&f->drv, &f->dev);
 	WRITE_ONCE(haltpoll_params.max_ns, f->saved_max_ns);
 	WRITE_ONCE(haltpoll_recurring, f->saved_recurring);
+	WRITE_ONCE(haltpoll_learn_ceiling, f->saved_learn_ceiling);
 }
 
 /*
@@ -811,6 +814,86 @@ static void haltpoll_select_poll_overrun_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hc->last_idle_ns, 330 * HP_US);
 }
 
+/*
+ * HALTPOLL_CEIL_POLLS idle periods, each a poll of @poll_ns that ran out
+ * and a halt of @halt_ns that a task's wakeup ended; the next poll's limit.
+ */
+static u64 haltpoll_test_ceiling_after(struct kunit *test, u64 poll_ns,
+				       u64 halt_ns)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	bool stop_tick;
+	unsigned int i;
+
+	for (i = 0; i < HALTPOLL_CEIL_POLLS; i++) {
+		KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+		KUNIT_ASSERT_EQ(test, f->dev.poll_limit_ns, poll_ns);
+		haltpoll_test_reflect(f, 0, poll_ns, true);
+		KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+		haltpoll_test_reflect_woken(f, 1, halt_ns, false);
+	}
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	return f->dev.poll_limit_ns;
+}
+
+/*
+ * haltpoll-poll-ceiling on a CPU whose halted wakeups come 100 us late.
+ * Wakeups 90 us after a 200 us poll ran out (190 us into the halt) lower
+ * its ceiling to 120 us; then wakeups 50 us after the 120 us poll, which
+ * a 200 us poll would have caught, raise it back. The window stays at
+ * guest_halt_poll_ns throughout: the ceiling only bounds the poll, and
+ * not one for a timer. With guest_halt_poll_learn_ceiling off, as by
+ * default, nothing is learnt and a lowered ceiling does not apply; on,
+ * nothing is learnt before a lateness is measured.
+ */
+static void haltpoll_select_ceiling_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	bool stop_tick;
+
+	WRITE_ONCE(haltpoll_params.max_ns, 200 * HP_US);
+	hc->window_ns = 200 * HP_US;
+	haltpoll_test_wake(f)->lateness =
+		(struct haltpoll_lateness){ .avg_ns = 100 * HP_US };
+	/* Off, as by default, the CPU learns nothing. */
+	WRITE_ONCE(haltpoll_learn_ceiling, false);
+	KUNIT_EXPECT_EQ(test, haltpoll_test_ceiling_after(test, 200 * HP_US,
+							  190 * HP_US),
+			200 * HP_US);
+	KUNIT_EXPECT_EQ(test, hc->ceiling.level, 0);
+	/* On, but without a lateness measured, the ceiling stays. */
+	WRITE_ONCE(haltpoll_learn_ceiling, true);
+	haltpoll_test_wake(f)->lateness = (struct haltpoll_lateness){ };
+	KUNIT_EXPECT_EQ(test, haltpoll_test_ceiling_after(test, 200 * HP_US,
+							  190 * HP_US),
+			200 * HP_US);
+	haltpoll_test_wake(f)->lateness =
+		(struct haltpoll_lateness){ .avg_ns = 100 * HP_US };
+	KUNIT_EXPECT_EQ(test, haltpoll_test_ceiling_after(test, 200 * HP_US,
+							  190 * HP_US),
+			120 * HP_US);
+	KUNIT_EXPECT_EQ(test, hc->window_ns, 200 * HP_US);
+	KUNIT_EXPECT_EQ(test, hc->ceiling_ns, 120 * HP_US);
+	/* The poll selected last goes unreflected, as if cpuidle said -EBUSY. */
+	KUNIT_EXPECT_EQ(test, haltpoll_test_ceiling_after(test, 120 * HP_US,
+							  150 * HP_US),
+			200 * HP_US);
+	KUNIT_EXPECT_EQ(test, hc->window_ns, 200 * HP_US);
+
+	/* A timer due within the lead is polled for, the ceiling aside. */
+	hc->ceiling.level = 1;
+	hc->timerless = 0;	/* a walk on this entry: haltpoll-timer-walk */
+	f->next_timer_ns = 10 * HP_US;
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	KUNIT_EXPECT_EQ(test, f->dev.poll_limit_ns, 200 * HP_US);
+	f->next_timer_ns = U64_MAX;
+
+	WRITE_ONCE(haltpoll_learn_ceiling, false);
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	KUNIT_EXPECT_EQ(test, f->dev.poll_limit_ns, 200 * HP_US);
+}
+
 static enum hrtimer_restart haltpoll_test_timer_fn(struct hrtimer *timer)
 {
 	return HRTIMER_NORESTART;
@@ -874,6 +957,7 @@ static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_recurring_edges_test),
 	KUNIT_CASE(haltpoll_select_recurring_split_test),
 	KUNIT_CASE(haltpoll_select_poll_overrun_test),
+	KUNIT_CASE(haltpoll_select_ceiling_test),
 	KUNIT_CASE(haltpoll_next_timer_leaves_out_tick_test),
 	{}
 };
