@@ -153,6 +153,8 @@ static size_t sim_spins;
 static u64 sim_over_ns[MAX_OVERS];
 static size_t sim_overs;
 static u64 sim_gap_ns;
+/* -c: guest_halt_poll_learn_ceiling=Y (haltpoll-poll-ceiling). */
+static bool sim_ceiling;
 
 static double uniform(void);
 
@@ -604,6 +606,34 @@ static u64 recur_woken_ns(const struct trace *t, size_t i, u64 end_ns,
 	return woken_ns - haltpoll_min_u64(ended->dated_early_ns, woken_ns - 1);
 }
 
+/*
+ * As haltpoll_poll() and haltpoll_ceiling_learn(): poll period @i of @t
+ * for @limit_ns; with -c, at most the CPU's ceiling @c, then learn it
+ * from when the wakeup came. A CPU with no lateness measured (@l) does
+ * not learn. The poll after an early wakeup (replay_recurring()) is left
+ * out: it is mostly shorter than the ceiling's lower band.
+ */
+static enum poll_end poll_under_ceiling(struct outcome *o,
+					const struct trace *t, size_t i,
+					u64 limit_ns, u64 max_ns,
+					struct haltpoll_ceiling *c,
+					const struct haltpoll_lateness *l,
+					u64 *polled_ns)
+{
+	u64 ceil_ns = haltpoll_ceiling_ns(c->level, max_ns);
+	enum poll_end end;
+
+	if (!sim_ceiling)
+		return poll_period(o, t, i, limit_ns, polled_ns);
+	end = poll_period(o, t, i, haltpoll_min_u64(limit_ns, ceil_ns),
+			  polled_ns);
+	if (l->avg_ns || l->dev_ns)
+		haltpoll_ceiling_add(c, max_ns, limit_ns, polled_end_ns(t, i),
+				     end != POLL_TIMED_OUT || recur_task(t, i),
+				     l->avg_ns + HALTPOLL_HALT_COST_NS);
+	return end;
+}
+
 static void replay_project(const struct haltpoll_params *p,
 			   struct trace *t, struct outcome *o)
 {
@@ -611,6 +641,7 @@ static void replay_project(const struct haltpoll_params *p,
 	u64 window_ns = 0, late_poll_ns = 0, now_ns = 1;
 	unsigned int near_count = HALTPOLL_NEAR_TIMER_TOP, timerless = 0;
 	struct haltpoll_recurrence recur = { };
+	struct haltpoll_ceiling ceiling = { };
 	/* The lead as given; it moves with the lateness drawn (-W) only. */
 	struct haltpoll_lateness lateness = lateness_seed();
 	/* What dates a halted wakeup: the typical, or the running, lateness. */
@@ -710,10 +741,11 @@ static void replay_project(const struct haltpoll_params *p,
 							     &ended);
 				continue;
 			}
-			end = poll_period(o, t, i,
-					  haltpoll_min_u64(expected.latest_ns,
-							   max_ns),
-					  &poll_ns);
+			end = poll_under_ceiling(o, t, i,
+						 haltpoll_min_u64(expected.latest_ns,
+								  max_ns),
+						 max_ns, &ceiling, &lateness,
+						 &poll_ns);
 			if (end == POLL_CAUGHT_LATE)
 				late_poll_ns = poll_ns;
 			ended.halted = end == POLL_TIMED_OUT;
@@ -744,7 +776,8 @@ static void replay_project(const struct haltpoll_params *p,
 				continue;
 			}
 		}
-		end = poll_period(o, t, i, window_ns, &poll_ns);
+		end = poll_under_ceiling(o, t, i, window_ns, max_ns, &ceiling,
+					 &lateness, &poll_ns);
 		if (end == POLL_CAUGHT_LATE)
 			late_poll_ns = poll_ns;
 		ended.halted = end == POLL_TIMED_OUT;
@@ -1107,7 +1140,8 @@ static int load_samples(const char *path, u64 *ns, size_t max, size_t *n)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: haltpoll-sim [-j] [-r] [-l LEAD_NS] [-w HALT_NS[,POLL_NS]]\n"
+		"usage: haltpoll-sim [-j] [-r] [-c] [-l LEAD_NS]\n"
+		"                    [-w HALT_NS[,POLL_NS]]\n"
 		"                    [-W HALT_WAKES_FILE] [-o SPINS_FILE]\n"
 		"                    [-O OVERSHOOTS_FILE] [-g GAP_NS]\n"
 		"                    [-p MAX_NS,GROW_START_NS,GROW,SHRINK]\n"
@@ -1116,7 +1150,9 @@ static void usage(void)
 		"Replays the synthetic traces and every TRACE_FILE (idle periods\n"
 		"in ns, one per line, \" t\" after those a timer ended) through\n"
 		"each policy; -j prints JSON; -r leaves the synthetic traces\n"
-		"out; -l sets the lead of the early wakeup before a timer\n"
+		"out; -c learns a poll ceiling per CPU, as the governor with\n"
+		"guest_halt_poll_learn_ceiling=Y; -l sets the lead of the\n"
+		"early wakeup before a timer\n"
 		"(default 20000); -w the delays from a wakeup to a halted\n"
 		"and a polling CPU running (default 0: the periods hold them);\n"
 		"-W how late early wakeups came, in ns, one per line, one drawn\n"
@@ -1248,13 +1284,16 @@ int main(int argc, char **argv)
 	int opt, json = 0, recorded_only = 0;
 	const char *why;
 
-	while ((opt = getopt(argc, argv, "jrl:w:W:o:O:g:p:s:h")) != -1) {
+	while ((opt = getopt(argc, argv, "jrcl:w:W:o:O:g:p:s:h")) != -1) {
 		switch (opt) {
 		case 'j':
 			json = 1;
 			break;
 		case 'r':
 			recorded_only = 1;
+			break;
+		case 'c':
+			sim_ceiling = true;
 			break;
 		case 'l':
 			sim_lead_ns = strtoull(optarg, NULL, 10);
