@@ -209,6 +209,13 @@ static struct haltpoll_params haltpoll_params __read_mostly = {
 	.allow_shrink	= true,
 };
 
+/* The longest poll guest_halt_poll_ns allows, as now written. */
+static u64 haltpoll_max_ns(void)
+{
+	return min_t(u64, READ_ONCE(haltpoll_params.max_ns),
+		     HALTPOLL_WINDOW_CAP_NS);
+}
+
 static struct haltpoll_params haltpoll_params_snapshot(void)
 {
 	struct haltpoll_params p = {
@@ -524,8 +531,7 @@ static enum hrtimer_restart haltpoll_wake_fn(struct hrtimer *timer)
 	late = ktime_sub(hrtimer_cb_get_time(timer), hrtimer_get_expires(timer));
 	/* Later than any window: the host did not run the vCPU for a while. */
 	haltpoll_lateness_add(&w->lateness, ktime_to_ns(late),
-			      min_t(u64, READ_ONCE(haltpoll_params.max_ns),
-				    HALTPOLL_WINDOW_CAP_NS));
+			      haltpoll_max_ns());
 	return HRTIMER_NORESTART;
 }
 
@@ -614,8 +620,7 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 {
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
 	/* A lowered guest_halt_poll_ns applies at once, not at the next halt. */
-	u64 max_ns = min_t(u64, READ_ONCE(haltpoll_params.max_ns),
-			   HALTPOLL_WINDOW_CAP_NS);
+	u64 max_ns = haltpoll_max_ns();
 	u64 window_ns = min(hc->window_ns, max_ns);
 	u64 timer_ns, due_ns = 0, latest_ns = 0;
 	bool poll_only, polling;
@@ -711,10 +716,11 @@ static void haltpoll_ceiling_learn(struct haltpoll_cpu *hc,
 	u64 limit_ns = hc->poll_limit_ns;
 	u64 woke_ns = residency_ns;
 	bool woke_task = true;
-	u64 max_ns;
 
 	hc->poll_limit_ns = 0;
-	if (!limit_ns || !READ_ONCE(haltpoll_learn_ceiling))
+	/* A halt chosen without a poll before it has no poll to learn from. */
+	if (!limit_ns || (index && !poll_ns) ||
+	    !READ_ONCE(haltpoll_learn_ceiling))
 		return;
 	/* No early wakeup measured yet: a halted wakeup has no price. */
 	if (!l->avg_ns && !l->dev_ns)
@@ -726,10 +732,8 @@ static void haltpoll_ceiling_learn(struct haltpoll_cpu *hc,
 		/* A halt the tick ended dates no wakeup. */
 		woke_task = need_resched();
 	}
-	max_ns = min_t(u64, READ_ONCE(haltpoll_params.max_ns),
-		       HALTPOLL_WINDOW_CAP_NS);
-	haltpoll_ceiling_add(&hc->ceiling, max_ns, limit_ns, woke_ns, woke_task,
-			     l->avg_ns + HALTPOLL_HALT_COST_NS);
+	haltpoll_ceiling_add(&hc->ceiling, haltpoll_max_ns(), limit_ns, woke_ns,
+			     woke_task, l->avg_ns + HALTPOLL_HALT_COST_NS);
 }
 
 /**
@@ -772,10 +776,7 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	poll_ns = hc->poll_ns;
 	hc->poll_ns = 0;
 	hc->last_idle_ns = poll_ns + residency_ns;
-	/* A halt chosen without a poll before it has no poll to learn from. */
-	if (index == 0 || poll_ns)
-		haltpoll_ceiling_learn(hc, dev, index, poll_ns, residency_ns);
-	hc->poll_limit_ns = 0;
+	haltpoll_ceiling_learn(hc, dev, index, poll_ns, residency_ns);
 	haltpoll_learn_near_timer(hc, index, got_tick);
 	early = haltpoll_end_timer_halt(hc);
 	if (early)

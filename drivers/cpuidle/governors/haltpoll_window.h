@@ -713,6 +713,12 @@ struct haltpoll_ceiling {
 	unsigned int polls;
 };
 
+/* The ceiling one step below @ceil_ns. */
+static inline u64 haltpoll_ceiling_step_down(u64 ceil_ns)
+{
+	return ceil_ns * HALTPOLL_CEIL_NUM / HALTPOLL_CEIL_DEN;
+}
+
 /**
  * haltpoll_ceiling_ns - the poll ceiling a number of steps below a limit
  * @level: steps below @max_ns
@@ -721,7 +727,7 @@ struct haltpoll_ceiling {
 static inline u64 haltpoll_ceiling_ns(unsigned int level, u64 max_ns)
 {
 	while (level--)
-		max_ns = max_ns * HALTPOLL_CEIL_NUM / HALTPOLL_CEIL_DEN;
+		max_ns = haltpoll_ceiling_step_down(max_ns);
 	return max_ns;
 }
 
@@ -776,10 +782,10 @@ static inline void haltpoll_ceiling_add(struct haltpoll_ceiling *c,
 					u64 max_ns, u64 limit_ns, u64 woke_ns,
 					bool dated, u64 worth_ns)
 {
-	u64 ceil_ns = haltpoll_ceiling_ns(c->level, max_ns);
-	u64 low_ns = haltpoll_ceiling_ns(c->level + 1, max_ns);
-	u64 high_ns = c->level ? haltpoll_ceiling_ns(c->level - 1, max_ns) :
-				 ceil_ns;
+	/* The band above is empty at guest_halt_poll_ns: high is ceil. */
+	u64 high_ns = haltpoll_ceiling_ns(c->level ? c->level - 1 : 0, max_ns);
+	u64 ceil_ns = c->level ? haltpoll_ceiling_step_down(high_ns) : high_ns;
+	u64 low_ns = haltpoll_ceiling_step_down(ceil_ns);
 
 	if (limit_ns <= low_ns)
 		return;
