@@ -79,14 +79,15 @@
  * halt chosen in step 2 that its early wakeup ended: a timer says nothing
  * of the wakeups a window is for.
  *
- * 6. With guest_halt_poll_learn_ceiling set, every poll lasts at most
- *    the CPU's poll ceiling, which starts at guest_halt_poll_ns and steps
- *    down while the last stretch of its polls wastes more poll time than
- *    the halted wakeups it spares are worth, and up while wakeups just
- *    past it would have paid for a longer poll (haltpoll-poll-ceiling in
- *    haltpoll_window.h). A poll for a timer (step 2) is not bounded by
- *    it. The window keeps growing and shrinking against
- *    guest_halt_poll_ns.
+ * 6. With guest_halt_poll_learn_ceiling set, the CPU's poll ceiling
+ *    bounds the polls of step 2 and its lead, as guest_halt_poll_ns
+ *    does. It starts at guest_halt_poll_ns and steps down while the last
+ *    stretch of its polls wastes more poll time than the halted wakeups
+ *    it spares are worth, and up while wakeups just past it would have
+ *    paid for a longer poll (haltpoll-poll-ceiling in haltpoll_window.h).
+ *    Step 2 still halts for a timer anywhere in the window, and a poll
+ *    for a timer teaches the ceiling nothing. The window keeps growing
+ *    and shrinking against guest_halt_poll_ns.
  *
  * The arithmetic of steps 2 to 6 lives in haltpoll_window.h as pure
  * functions, so that it can be tested, and replayed against idle traces,
@@ -327,7 +328,10 @@ static int haltpoll_halt_until(u64 until_ns, bool *stop_tick)
 	return 1;
 }
 
-/* Poll for @limit_ns, whatever the CPU's ceiling. */
+/*
+ * Poll for @limit_ns. The ceiling learns from the poll only through
+ * haltpoll_poll(), which notes the poll's limit.
+ */
 static int haltpoll_poll_plain(struct cpuidle_device *dev, u64 limit_ns,
 			       bool *stop_tick)
 {
@@ -434,11 +438,11 @@ static int haltpoll_halt_early(struct haltpoll_cpu *hc, u64 until_ns,
  * poll for it: the timer's interrupt then finds the CPU polling, as if it
  * had polled all along, and the CPU polls for about the lead only. A timer
  * due within the lead plus a halt's cost (haltpoll_timer_halt_pays()),
- * such as the one an early wakeup was for, is polled for at once, as long
- * as the window allows, the CPU's ceiling aside: a timer's interrupt may
- * come later than the lead (a vCPU the host has not scheduled takes it
- * late), and a poll cut short there would halt for it after all. Such a
- * poll is for a wakeup known to come, and teaches the ceiling nothing.
+ * such as the one an early wakeup was for, is polled for at once, up to
+ * the window and not only the lead: a timer's interrupt may come later
+ * than the lead (a vCPU the host has not scheduled takes it late).
+ * @window_ns is at most the CPU's ceiling, and so is twice the lead. Such
+ * a poll is for a wakeup known to come, and teaches the ceiling nothing.
  */
 static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 				   struct haltpoll_cpu *hc, u64 window_ns,
@@ -622,7 +626,7 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	/* A lowered guest_halt_poll_ns applies at once, not at the next halt. */
 	u64 max_ns = haltpoll_max_ns();
 	u64 window_ns = min(hc->window_ns, max_ns);
-	u64 timer_ns, due_ns = 0, latest_ns = 0;
+	u64 timer_ns, open_ns, due_ns = 0, latest_ns = 0;
 	bool poll_only, polling;
 
 	haltpoll_forget_unreflected(hc);
@@ -639,6 +643,16 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	if (poll_only)
 		return haltpoll_poll_plain(dev, window_ns, stop_tick);
 	WRITE_ONCE(hc->ceiling_ns, haltpoll_ceiling_in_use(hc, max_ns));
+	/*
+	 * The ceiling bounds the polls as guest_halt_poll_ns does, a timer's
+	 * and its lead too. Timers are looked for as far as the window
+	 * reaches without it: one due past the ceiling is halted for, with
+	 * the lead the ceiling allows, rather than polled for to the ceiling
+	 * in vain. The window's own poll keeps that limit, which tells the
+	 * ceiling how far the poll could have reached.
+	 */
+	open_ns = window_ns;
+	window_ns = min(window_ns, hc->ceiling_ns);
 	polling = max_ns && !dev->states_usage[0].disable;
 	/*
 	 * No timer rule applies to a CPU that does not poll, nor to the halt
@@ -649,8 +663,8 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	if (hc->entry_ns)
 		latest_ns = haltpoll_recur_expected(&hc->recur, hc->entry_ns,
 						    &due_ns);
-	timer_ns = haltpoll_next_timer_sampled_ns(hc, window_ns);
-	if (haltpoll_timer_first(window_ns, timer_ns))
+	timer_ns = haltpoll_next_timer_sampled_ns(hc, open_ns);
+	if (haltpoll_timer_first(open_ns, timer_ns))
 		return haltpoll_halt_for_timer(dev, hc, window_ns, timer_ns,
 					       stop_tick);
 	/* A timer due by the latest expected time may be the wakeup itself. */
@@ -666,7 +680,7 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 		return haltpoll_halt_until(timer_ns, stop_tick);
 	if (haltpoll_halt_for_near_timer(hc, timer_ns))
 		return haltpoll_halt_until(timer_ns, stop_tick);
-	return haltpoll_poll(dev, hc, window_ns, stop_tick);
+	return haltpoll_poll(dev, hc, open_ns, stop_tick);
 }
 
 static void haltpoll_adapt_window(struct haltpoll_cpu *hc, u64 idle_ns)

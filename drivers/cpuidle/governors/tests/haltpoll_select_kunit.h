@@ -840,16 +840,17 @@ static u64 haltpoll_test_ceiling_after(struct kunit *test, u64 poll_ns,
  * haltpoll-poll-ceiling on a CPU whose halted wakeups come 100 us late.
  * Wakeups 90 us after a 200 us poll ran out (190 us into the halt) lower
  * its ceiling to 120 us; then wakeups 50 us after the 120 us poll, which
- * a 200 us poll would have caught, raise it back. The window stays at
- * guest_halt_poll_ns throughout: the ceiling only bounds the poll, and
- * not one for a timer. With guest_halt_poll_learn_ceiling off, as by
- * default, nothing is learnt and a lowered ceiling does not apply; on,
- * nothing is learnt before a lateness is measured.
+ * a 200 us poll would have caught, raise it back. hc->window_ns stays
+ * at guest_halt_poll_ns throughout: the ceiling bounds the polls each
+ * selection makes, a timer's too. With guest_halt_poll_learn_ceiling
+ * off, as by default, nothing is learnt and a lowered ceiling does not
+ * apply; on, nothing is learnt before a lateness is measured.
  */
 static void haltpoll_select_ceiling_test(struct kunit *test)
 {
 	struct haltpoll_select_fixture *f = test->priv;
 	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	unsigned int polls;
 	bool stop_tick;
 
 	WRITE_ONCE(haltpoll_params.max_ns, 200 * HP_US);
@@ -881,17 +882,63 @@ static void haltpoll_select_ceiling_test(struct kunit *test)
 			200 * HP_US);
 	KUNIT_EXPECT_EQ(test, hc->window_ns, 200 * HP_US);
 
-	/* A timer due within the lead is polled for, the ceiling aside. */
+	/*
+	 * The ceiling bounds a timer's poll and lead too. A timer due within
+	 * the lead is polled for up to the ceiling; one due in 100 us, which
+	 * the 200 us window would poll for (within its 100 us lead plus a
+	 * halt's cost), is halted for: the lead is at most half the ceiling.
+	 */
 	hc->ceiling.level = 1;
+	polls = hc->ceiling.polls;
 	hc->timerless = 0;	/* a walk on this entry: haltpoll-timer-walk */
 	f->next_timer_ns = 10 * HP_US;
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
-	KUNIT_EXPECT_EQ(test, f->dev.poll_limit_ns, 200 * HP_US);
+	KUNIT_EXPECT_EQ(test, f->dev.poll_limit_ns, 120 * HP_US);
+	haltpoll_test_reflect(f, 0, 10 * HP_US, false);
+	/*
+	 * A poll for a timer is for a wakeup known to come: no lesson
+	 * (the mutant ceiling-learns-timer-poll fails here).
+	 */
+	KUNIT_EXPECT_EQ(test, hc->ceiling.polls, polls);
+	hc->timerless = 0;
+	f->next_timer_ns = 100 * HP_US;
+	/* Early wakeups in the future: the test cancels them. */
+	f->now_ns = ktime_get_ns();
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 40 * HP_US);
+	haltpoll_test_reflect(f, 1, 10 * HP_US, false);
+	/* One due past the ceiling but inside the window: halted for too. */
+	hc->timerless = 0;
+	f->next_timer_ns = 150 * HP_US;
+	f->now_ns = ktime_get_ns();
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 90 * HP_US);
+	haltpoll_test_reflect(f, 1, 10 * HP_US, false);
 	f->next_timer_ns = U64_MAX;
 
 	WRITE_ONCE(haltpoll_learn_ceiling, false);
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
 	KUNIT_EXPECT_EQ(test, f->dev.poll_limit_ns, 200 * HP_US);
+}
+
+/*
+ * With the ceiling on, a wakeup expected past it is halted for as one
+ * past guest_halt_poll_ns would be: those of haltpoll_test_recur_steady(),
+ * due in 260 us and at the latest in 300 us, inside a 280 us window that
+ * a 240 us ceiling (one step below 400 us) cuts, the lead 20 us.
+ */
+static void haltpoll_select_ceiling_recurring_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+
+	haltpoll_test_recur_steady(test, f);
+	WRITE_ONCE(haltpoll_params.max_ns, 400 * HP_US);
+	WRITE_ONCE(haltpoll_learn_ceiling, true);
+	hc->ceiling.level = 1;
+	hc->window_ns = 280 * HP_US;
+	f->now_ns += 20 * HP_US;
+	haltpoll_test_expect_recur_halt(test, f, 240 * HP_US);
 }
 
 static enum hrtimer_restart haltpoll_test_timer_fn(struct hrtimer *timer)
@@ -958,6 +1005,7 @@ static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_recurring_split_test),
 	KUNIT_CASE(haltpoll_select_poll_overrun_test),
 	KUNIT_CASE(haltpoll_select_ceiling_test),
+	KUNIT_CASE(haltpoll_select_ceiling_recurring_test),
 	KUNIT_CASE(haltpoll_next_timer_leaves_out_tick_test),
 	{}
 };
