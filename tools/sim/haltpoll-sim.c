@@ -608,14 +608,15 @@ static u64 recur_woken_ns(const struct trace *t, size_t i, u64 end_ns,
 
 /*
  * As haltpoll_poll() and haltpoll_ceiling_learn(): poll period @i of @t
- * for @limit_ns; with -c, at most the CPU's ceiling @c, then learn it
- * from when the wakeup came. A CPU with no lateness measured (@l) does
- * not learn. The poll after an early wakeup (replay_recurring()) is left
- * out: it is mostly shorter than the ceiling's lower band.
+ * for @limit_ns; with -c, at most the CPU's ceiling @c, then, if @learn,
+ * learn it from when the wakeup came (a poll for a timer teaches it
+ * nothing). A CPU with no lateness measured (@l) does not learn. The
+ * poll after an early wakeup (replay_recurring()) is left out: it is
+ * mostly shorter than the ceiling's lower band.
  */
 static enum poll_end poll_under_ceiling(struct outcome *o,
 					const struct trace *t, size_t i,
-					u64 limit_ns, u64 max_ns,
+					u64 limit_ns, u64 max_ns, bool learn,
 					struct haltpoll_ceiling *c,
 					const struct haltpoll_lateness *l,
 					u64 *polled_ns)
@@ -627,11 +628,23 @@ static enum poll_end poll_under_ceiling(struct outcome *o,
 		return poll_period(o, t, i, limit_ns, polled_ns);
 	end = poll_period(o, t, i, haltpoll_min_u64(limit_ns, ceil_ns),
 			  polled_ns);
-	if (l->avg_ns || l->dev_ns)
+	if (learn && (l->avg_ns || l->dev_ns))
 		haltpoll_ceiling_add(c, max_ns, limit_ns, polled_end_ns(t, i),
 				     end != POLL_TIMED_OUT || recur_task(t, i),
 				     l->avg_ns + HALTPOLL_HALT_COST_NS);
 	return end;
+}
+
+/*
+ * As haltpoll_select(): the window the rules use, at most the ceiling
+ * with -c; the window's own grow and shrink go on against max_ns.
+ */
+static u64 window_in_use(u64 window_ns, const struct haltpoll_ceiling *c,
+			 u64 max_ns)
+{
+	if (!sim_ceiling)
+		return window_ns;
+	return haltpoll_min_u64(window_ns, haltpoll_ceiling_ns(c->level, max_ns));
 }
 
 static void replay_project(const struct haltpoll_params *p,
@@ -660,10 +673,12 @@ static void replay_project(const struct haltpoll_params *p,
 		 * if the tick ended the period before it (pending_ns()).
 		 */
 		u64 next_timer_ns = t->timer[i] ? idle_ns : pending_ns(t, i);
+		u64 reach_ns = window_in_use(window_ns, &ceiling, max_ns);
 		u64 lead_ns = haltpoll_lead_in_use(haltpoll_lead_ns(&lateness),
-						   window_ns);
+						   reach_ns);
 		struct expected_wakeup expected = { };
 		u64 poll_ns, horizon_ns;
+		bool learn = true;
 		enum poll_end end;
 
 		o->periods++;
@@ -705,7 +720,10 @@ static void replay_project(const struct haltpoll_params *p,
 			late_poll_ns = 0;
 			continue;
 		}
+		/* Timers as far as the window reaches, the ceiling aside. */
 		if (haltpoll_timer_first(window_ns, next_timer_ns)) {
+			/* Else a poll for the timer, which teaches nothing. */
+			learn = false;
 			if (haltpoll_timer_halt_pays(next_timer_ns, lead_ns)) {
 				/* The tick ended the halt before the timer. */
 				if (!t->timer[i]) {
@@ -725,15 +743,17 @@ static void replay_project(const struct haltpoll_params *p,
 				ended.halted = false;
 				continue;
 			}
-		} else if (expected.latest_ns > window_ns &&
+		} else if (expected.latest_ns > reach_ns &&
 			   expected.latest_ns < next_timer_ns) {
 			/* As haltpoll_halt_for_wakeup(). */
+			u64 longest_ns = window_in_use(max_ns, &ceiling, max_ns);
+
 			expected.lead_ns =
 				haltpoll_min_u64(haltpoll_lead_ns(&lateness),
-						 max_ns);
+						 longest_ns);
 			if (haltpoll_wakeup_halt_pays(expected.due_ns,
 						      expected.lead_ns,
-						      window_ns, max_ns)) {
+						      reach_ns, longest_ns)) {
 				window_ns = replay_recurring(p, t, i, o,
 							     &expected,
 							     window_ns,
@@ -744,7 +764,7 @@ static void replay_project(const struct haltpoll_params *p,
 			end = poll_under_ceiling(o, t, i,
 						 haltpoll_min_u64(expected.latest_ns,
 								  max_ns),
-						 max_ns, &ceiling, &lateness,
+						 max_ns, true, &ceiling, &lateness,
 						 &poll_ns);
 			if (end == POLL_CAUGHT_LATE)
 				late_poll_ns = poll_ns;
@@ -776,8 +796,8 @@ static void replay_project(const struct haltpoll_params *p,
 				continue;
 			}
 		}
-		end = poll_under_ceiling(o, t, i, window_ns, max_ns, &ceiling,
-					 &lateness, &poll_ns);
+		end = poll_under_ceiling(o, t, i, window_ns, max_ns, learn,
+					 &ceiling, &lateness, &poll_ns);
 		if (end == POLL_CAUGHT_LATE)
 			late_poll_ns = poll_ns;
 		ended.halted = end == POLL_TIMED_OUT;
