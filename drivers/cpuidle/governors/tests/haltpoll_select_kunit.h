@@ -837,6 +837,28 @@ static u64 haltpoll_test_ceiling_after(struct kunit *test, u64 poll_ns,
 }
 
 /*
+ * Select with a timer due @timer_ns from now, on an entry that looks for
+ * it, and expect a halt for it; a wakeup before its early wakeup ends
+ * the halt. Return: how long after now the early wakeup was armed.
+ */
+static u64 haltpoll_test_timer_halt(struct kunit *test, u64 timer_ns)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	bool stop_tick;
+	u64 halt_ns;
+
+	hc->timerless = 0;	/* a walk on this entry: haltpoll-timer-walk */
+	f->next_timer_ns = timer_ns;
+	/* Early wakeups in the future: the test cancels them. */
+	f->now_ns = ktime_get_ns();
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	halt_ns = hc->timer_halt_ns;
+	haltpoll_test_reflect(f, 1, 10 * HP_US, false);
+	return halt_ns;
+}
+
+/*
  * haltpoll-poll-ceiling on a CPU whose halted wakeups come 100 us late.
  * Wakeups 90 us after a 200 us poll ran out (190 us into the halt) lower
  * its ceiling to 120 us; then wakeups 50 us after the 120 us poll, which
@@ -900,20 +922,11 @@ static void haltpoll_select_ceiling_test(struct kunit *test)
 	 * (the mutant ceiling-learns-timer-poll fails here).
 	 */
 	KUNIT_EXPECT_EQ(test, hc->ceiling.polls, polls);
-	hc->timerless = 0;
-	f->next_timer_ns = 100 * HP_US;
-	/* Early wakeups in the future: the test cancels them. */
-	f->now_ns = ktime_get_ns();
-	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
-	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 40 * HP_US);
-	haltpoll_test_reflect(f, 1, 10 * HP_US, false);
+	KUNIT_EXPECT_EQ(test, haltpoll_test_timer_halt(test, 100 * HP_US),
+			40 * HP_US);
 	/* One due past the ceiling but inside the window: halted for too. */
-	hc->timerless = 0;
-	f->next_timer_ns = 150 * HP_US;
-	f->now_ns = ktime_get_ns();
-	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
-	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 90 * HP_US);
-	haltpoll_test_reflect(f, 1, 10 * HP_US, false);
+	KUNIT_EXPECT_EQ(test, haltpoll_test_timer_halt(test, 150 * HP_US),
+			90 * HP_US);
 	f->next_timer_ns = U64_MAX;
 
 	WRITE_ONCE(haltpoll_learn_ceiling, false);
