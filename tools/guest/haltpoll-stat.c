@@ -32,9 +32,9 @@ static FILE *open_stats(void)
 int main(void)
 {
 	uint64_t window_ns, caught, timed_out, wasted_ns, early_wakes, misses, lead_ns;
-	uint64_t near_halts, recur_halts, ceiling_ns;
+	uint64_t near_halts, recur_halts, ceiling_ns, timer_lead_ns;
 	unsigned int cpu;
-	char header[256];
+	char header[256], line[512];
 	FILE *f = open_stats();
 
 	if (!f) {
@@ -46,25 +46,27 @@ int main(void)
 		fprintf(stderr, "haltpoll-stat: %s is empty\n", STATS);
 		return 1;
 	}
-	printf("%-4s %10s %12s %12s %8s %12s %12s %8s %8s %10s %11s %10s\n",
+	printf("%-4s %10s %12s %12s %8s %12s %12s %8s %8s %10s %11s %10s %13s\n",
 	       "cpu", "window_us", "caught", "timed_out", "caught%", "wasted_ms",
 	       "early_wakes", "misses", "lead_us", "near_halts", "recur_halts",
-	       "ceiling_us");
-	while (fscanf(f, "%u %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+	       "ceiling_us", "timer_lead_us");
+	/* One line per CPU; a line is read whole, whatever its field count. */
+	while (fgets(line, sizeof(line), f) &&
+	       sscanf(line, "%u %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
 		      " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
-		      " %" SCNu64,
+		      " %" SCNu64 " %" SCNu64,
 		      &cpu, &window_ns, &caught, &timed_out, &wasted_ns,
 		      &early_wakes, &misses, &lead_ns, &near_halts,
-		      &recur_halts, &ceiling_ns) == 11) {
+		      &recur_halts, &ceiling_ns, &timer_lead_ns) == 12) {
 		uint64_t polls = caught + timed_out;
 
 		printf("%-4u %10.1f %12" PRIu64 " %12" PRIu64 " %8.1f %12.3f %12"
 		       PRIu64 " %8" PRIu64 " %8.1f %10" PRIu64 " %11" PRIu64
-		       " %10.1f\n",
+		       " %10.1f %13.1f\n",
 		       cpu, window_ns / 1e3, caught, timed_out,
 		       polls ? 100.0 * caught / polls : 0.0, wasted_ns / 1e6,
 		       early_wakes, misses, lead_ns / 1e3, near_halts,
-		       recur_halts, ceiling_ns / 1e3);
+		       recur_halts, ceiling_ns / 1e3, timer_lead_ns / 1e3);
 	}
 	fclose(f);
 	return 0;

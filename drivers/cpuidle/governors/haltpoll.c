@@ -36,7 +36,8 @@
  *    timer, so that the timer finds the CPU polling. A halted vCPU takes
  *    its timer interrupt late (the host must wake it); the lead is the
  *    average lateness of these early wakeups plus twice its average
- *    deviation, measured per CPU, at most half the window
+ *    deviation, less how late the timers the CPU polled for came (polling
+ *    buys only the difference), measured per CPU, at most half the window
  *    (haltpoll-timer-lead in haltpoll_window.h), so the CPU gets polling's
  *    timer latency for a poll of about the lead. A timer due within the
  *    lead plus a halt's host cost (HALTPOLL_HALT_COST_NS) is polled for
@@ -152,6 +153,8 @@
  * @ceiling_ns: the poll ceiling of the last selection that could poll
  * @poll_limit_ns: the limit without the ceiling of the poll that began the
  *	current idle period, until its wakeup is learned from; 0 for none
+ * @timer_poll_ns: time from the selection to the timer the current poll
+ *	is for, until the poll is reflected; 0 for none
  *
  * Written only by the CPU itself; the statistics are read locklessly by
  * debugfs, a snapshot good enough for an operator.
@@ -179,6 +182,7 @@ struct haltpoll_cpu {
 	struct haltpoll_ceiling ceiling;
 	u64 ceiling_ns;
 	u64 poll_limit_ns;
+	u64 timer_poll_ns;
 };
 
 static DEFINE_PER_CPU(struct haltpoll_cpu, haltpoll_cpus);
@@ -187,6 +191,7 @@ static DEFINE_PER_CPU(struct haltpoll_cpu, haltpoll_cpus);
  * struct haltpoll_wake - per-CPU early wakeup before a timer
  * @timer: ends a halt lead_ns before the timer it was chosen for
  * @lateness: how late @timer's interrupts came (haltpoll-timer-lead)
+ * @polled: how late the timers the CPU polled for came (haltpoll-timer-lead)
  *
  * Apart from struct haltpoll_cpu, which is cleared when a CPU's cpuidle
  * device is enabled: a queued hrtimer must not be cleared, and the
@@ -195,6 +200,7 @@ static DEFINE_PER_CPU(struct haltpoll_cpu, haltpoll_cpus);
 struct haltpoll_wake {
 	struct hrtimer timer;
 	struct haltpoll_lateness lateness;
+	struct haltpoll_lateness polled;
 };
 
 static DEFINE_PER_CPU(struct haltpoll_wake, haltpoll_wakes);
@@ -442,18 +448,21 @@ static int haltpoll_halt_early(struct haltpoll_cpu *hc, u64 until_ns,
  * the window and not only the lead: a timer's interrupt may come later
  * than the lead (a vCPU the host has not scheduled takes it late).
  * @window_ns is at most the CPU's ceiling, and so is twice the lead. Such
- * a poll is for a wakeup known to come, and teaches the ceiling nothing.
+ * a poll is for a wakeup known to come, and teaches the ceiling nothing;
+ * it measures how late the timer comes to a polling CPU.
  */
 static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 				   struct haltpoll_cpu *hc, u64 window_ns,
 				   u64 timer_ns, bool *stop_tick)
 {
 	struct haltpoll_wake *w = this_cpu_ptr(&haltpoll_wakes);
-	u64 lead_ns = haltpoll_lead_in_use(haltpoll_lead_ns(&w->lateness),
-					   window_ns);
+	u64 lead_ns = haltpoll_timer_lead_ns(&w->lateness, &w->polled);
 
-	if (!haltpoll_timer_halt_pays(timer_ns, lead_ns))
+	lead_ns = haltpoll_lead_in_use(lead_ns, window_ns);
+	if (!haltpoll_timer_halt_pays(timer_ns, lead_ns)) {
+		hc->timer_poll_ns = timer_ns;
 		return haltpoll_poll_plain(dev, window_ns, stop_tick);
+	}
 	return haltpoll_halt_early(hc, timer_ns - lead_ns, stop_tick);
 }
 
@@ -582,6 +591,7 @@ static void haltpoll_forget_unreflected(struct haltpoll_cpu *hc)
 	hc->poll_ns = 0;
 	hc->poll_limit_ns = 0;
 	hc->near_timer_ns = 0;
+	hc->timer_poll_ns = 0;
 	haltpoll_end_timer_halt(hc);
 }
 
@@ -750,6 +760,32 @@ static void haltpoll_ceiling_learn(struct haltpoll_cpu *hc,
 			     woke_task, l->avg_ns + HALTPOLL_HALT_COST_NS);
 }
 
+/*
+ * How late the timer the poll that just ended in state @index was for came
+ * to the polling CPU: from the timer's time to the poll's end, if it ended
+ * on or after it. A poll that ran out, or ended before the timer, was
+ * ended by something else. Another wakeup that ends one after it, and the
+ * idle entry the timer's time is counted from (haltpoll_now_ns()), which
+ * precedes the poll, make the sample early: the lead comes out longer,
+ * which costs polling, not latency (haltpoll-timer-lead).
+ */
+static void haltpoll_learn_polled_timer(struct haltpoll_cpu *hc,
+					struct cpuidle_device *dev, int index)
+{
+	u64 timer_ns = hc->timer_poll_ns;
+	u64 polled_ns = dev->last_residency_ns;
+
+	hc->timer_poll_ns = 0;
+	if (!timer_ns || index != 0)
+		return;
+	if (dev->poll_time_limit)
+		return;		/* no timer ended it */
+	if (polled_ns < timer_ns)
+		return;		/* another wakeup ended it first */
+	haltpoll_lateness_add(&this_cpu_ptr(&haltpoll_wakes)->polled,
+			      polled_ns - timer_ns, haltpoll_max_ns());
+}
+
 /**
  * haltpoll_reflect - learn from the idle period that just ended
  * @dev: the CPU
@@ -765,6 +801,7 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	/* Whether the tick ran since the last exit, on every exit, as menu. */
 	got_tick = tick_nohz_idle_got_tick();
 	hc->reflect_due = false;
+	haltpoll_learn_polled_timer(hc, dev, index);
 	if (hc->no_poll_state) {
 		hc->last_idle_ns = residency_ns;
 		return;
@@ -817,20 +854,23 @@ static int haltpoll_stats_show(struct seq_file *m, void *unused)
 {
 	unsigned int cpu;
 
-	seq_puts(m, "cpu window_ns polls_caught polls_timed_out wasted_ns early_wakes lead_misses lead_ns near_halts recur_halts ceiling_ns\n");
+	seq_puts(m, "cpu window_ns polls_caught polls_timed_out wasted_ns early_wakes lead_misses lead_ns near_halts recur_halts ceiling_ns timer_lead_ns\n");
 	for_each_online_cpu(cpu) {
 		struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, cpu);
 
-		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+		struct haltpoll_wake *w = per_cpu_ptr(&haltpoll_wakes, cpu);
+
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
 			   cpu,
 			   READ_ONCE(hc->window_ns), READ_ONCE(hc->polls_caught),
 			   READ_ONCE(hc->polls_timed_out),
 			   READ_ONCE(hc->wasted_ns), READ_ONCE(hc->early_wakes),
 			   READ_ONCE(hc->lead_misses),
-			   haltpoll_lead_ns(&per_cpu_ptr(&haltpoll_wakes, cpu)->lateness),
+			   haltpoll_lead_ns(&w->lateness),
 			   READ_ONCE(hc->near_halts),
 			   READ_ONCE(hc->recur_halts),
-			   READ_ONCE(hc->ceiling_ns));
+			   READ_ONCE(hc->ceiling_ns),
+			   haltpoll_timer_lead_ns(&w->lateness, &w->polled));
 	}
 	return 0;
 }

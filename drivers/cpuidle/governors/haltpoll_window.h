@@ -214,9 +214,17 @@ static inline bool haltpoll_timer_first(u64 window_ns, u64 next_timer_ns)
  * it was to precede, one interrupt runs both, and the CPU never polled for
  * the timer. So the lead is the early wakeups' lateness, measured when
  * they fire: its average plus twice its average deviation, as TCP sets its
- * retransmit timeout from round trip times. The CPU then polls for about
- * the deviation, plus however late the timer's interrupt comes to a
- * polling CPU.
+ * retransmit timeout from round trip times.
+ *
+ * A timer's interrupt may come late to a polling CPU too: under an
+ * emulator, whose own timer slack delays it whatever the vCPU does. The
+ * CPU would then poll for that lateness after every early wakeup, and
+ * catch the timer no sooner than from a halt. So the lead is shortened
+ * by the average lateness of the timers the CPU polled for (measured when
+ * such a poll ends on or after its timer's time): polling buys only the
+ * difference. The CPU then polls for about the deviation. On KVM a
+ * polling vCPU takes its timer within microseconds, and the lead is
+ * about the halted lateness, as before.
  *
  * The lead in use is at most half the window (haltpoll_lead_in_use()):
  * timers due later than that keep being halted for, so lateness samples
@@ -269,6 +277,24 @@ static inline u64 haltpoll_lead_ns(const struct haltpoll_lateness *l)
 	u64 lead_ns = l->avg_ns + 2 * l->dev_ns;
 
 	return lead_ns < HALTPOLL_LEAD_MIN_NS ? HALTPOLL_LEAD_MIN_NS : lead_ns;
+}
+
+/**
+ * haltpoll_timer_lead_ns - how long before a timer to wake a halted CPU
+ * @halted: running lateness of the CPU's early wakeups
+ * @polled: running lateness of the timers the CPU polled for
+ *
+ * Return: haltpoll_lead_ns() of @halted less the average of @polled, at
+ * least HALTPOLL_LEAD_MIN_NS (haltpoll-timer-lead).
+ */
+static inline u64 haltpoll_timer_lead_ns(const struct haltpoll_lateness *halted,
+					 const struct haltpoll_lateness *polled)
+{
+	u64 lead_ns = haltpoll_lead_ns(halted);
+
+	if (lead_ns < polled->avg_ns + HALTPOLL_LEAD_MIN_NS)
+		return HALTPOLL_LEAD_MIN_NS;
+	return lead_ns - polled->avg_ns;
 }
 
 /**

@@ -460,6 +460,38 @@ static void haltpoll_lead_follows_lateness_test(struct kunit *test)
 	KUNIT_EXPECT_LT(test, haltpoll_lead_ns(&l), before_ns);
 }
 
+struct timer_lead_case {
+	const char *name;
+	struct haltpoll_lateness halted;
+	struct haltpoll_lateness polled;
+	u64 expected_ns;
+};
+
+static const struct timer_lead_case timer_lead_cases[] = {
+	{ "nothing polled: the halted lead", { 100 * US, 10 * US }, { },
+	  120 * US },
+	{ "KVM: polled timers on time, the halted lead", { 30 * US, 5 * US },
+	  { 1 * US, 1 * US }, 39 * US },
+	{ "polling buys the difference", { 100 * US, 10 * US },
+	  { 80 * US, 30 * US }, 40 * US },
+	{ "TCG: as late polled as halted, the minimum", { 75 * US, 20 * US },
+	  { 115 * US, 20 * US }, HALTPOLL_LEAD_MIN_NS },
+	{ "just above the minimum", { 100 * US, 0 },
+	  { 100 * US - HALTPOLL_LEAD_MIN_NS - 1, 0 }, HALTPOLL_LEAD_MIN_NS + 1 },
+};
+
+/* The lead before a timer, less what a polled timer's lateness leaves. */
+static void haltpoll_timer_lead_test(struct kunit *test)
+{
+	const struct timer_lead_case *c;
+
+	for (c = timer_lead_cases;
+	     c < timer_lead_cases + ARRAY_SIZE(timer_lead_cases); c++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    haltpoll_timer_lead_ns(&c->halted, &c->polled),
+				    c->expected_ns, "case: %s", c->name);
+}
+
 struct lead_use_case {
 	const char *name;
 	u64 lead_ns;
@@ -814,6 +846,7 @@ static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_timer_first_test),
 	KUNIT_CASE(haltpoll_lead_test),
 	KUNIT_CASE(haltpoll_lead_follows_lateness_test),
+	KUNIT_CASE(haltpoll_timer_lead_test),
 	KUNIT_CASE(haltpoll_lead_in_use_test),
 	KUNIT_CASE(haltpoll_timer_walk_test),
 	KUNIT_CASE(haltpoll_recurrence_test),

@@ -109,6 +109,7 @@ static int haltpoll_select_test_init(struct kunit *test)
 	haltpoll_fixture = f;
 	haltpoll_enable_device(&f->drv, &f->dev);
 	haltpoll_test_wake(f)->lateness = (struct haltpoll_lateness){ };
+	haltpoll_test_wake(f)->polled = (struct haltpoll_lateness){ };
 	kunit_activate_static_stub(test, haltpoll_next_timer_ns,
 				   haltpoll_test_next_timer_ns);
 	kunit_activate_static_stub(test, haltpoll_now_ns, haltpoll_test_now_ns);
@@ -262,6 +263,8 @@ static void haltpoll_select_timer_test(struct kunit *test)
 		hc->window_ns = 200 * HP_US;
 		haltpoll_test_wake(f)->lateness =
 			(struct haltpoll_lateness){ .avg_ns = c->lateness_ns };
+		/* A poll for an earlier case's timer may have measured one. */
+		haltpoll_test_wake(f)->polled = (struct haltpoll_lateness){ };
 		f->next_timer_ns = c->timer_ns;
 		hrtimer_set_expires(timer, 0);
 		/* Early wakeups in the future: the test cancels them. */
@@ -954,6 +957,96 @@ static void haltpoll_select_ceiling_recurring_test(struct kunit *test)
 	haltpoll_test_expect_recur_halt(test, f, 240 * HP_US);
 }
 
+struct haltpoll_polled_timer_case {
+	const char *name;
+	u64 timer_ns;		/* U64_MAX: none */
+	u64 residency_ns;
+	bool timed_out;
+	u64 polled_avg_ns;	/* after the poll */
+};
+
+/*
+ * A 200 us window, timers 200 us late to a halted CPU and 80 us to a
+ * polling one: the lead, 120 us, is capped at 100 us, and a timer within
+ * 120 us is polled for. A sample takes an eighth of the average.
+ */
+#define HP_POLLED_NS	(80 * HP_US)
+#define HP_POLLED_AFTER(late_ns)	(HP_POLLED_NS - HP_POLLED_NS / 8 + (late_ns) / 8)
+
+static const struct haltpoll_polled_timer_case haltpoll_polled_timer_cases[] = {
+	{ "ended 30 us after the timer: a sample", 50 * HP_US, 80 * HP_US,
+	  false, HP_POLLED_AFTER(30 * HP_US) },
+	{ "ended on the timer: an on-time sample", 50 * HP_US, 50 * HP_US,
+	  false, HP_POLLED_AFTER(0) },
+	{ "ended before the timer: another wakeup", 50 * HP_US, 40 * HP_US,
+	  false, HP_POLLED_NS },
+	{ "ran out: no timer ended it", 50 * HP_US, 200 * HP_US, true,
+	  HP_POLLED_NS },
+	{ "the window's poll, no timer", U64_MAX, 80 * HP_US, false,
+	  HP_POLLED_NS },
+};
+
+/*
+ * haltpoll-timer-lead: how late a timer comes to a polling CPU is
+ * measured from the polls for a timer that ended on or after it.
+ */
+static void haltpoll_select_polled_timer_test(struct kunit *test)
+{
+	const struct haltpoll_polled_timer_case *c;
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	struct haltpoll_wake *w = haltpoll_test_wake(f);
+	bool stop_tick;
+
+	for (c = haltpoll_polled_timer_cases;
+	     c < haltpoll_polled_timer_cases + ARRAY_SIZE(haltpoll_polled_timer_cases);
+	     c++) {
+		haltpoll_enable_device(&f->drv, &f->dev);
+		hc->window_ns = 200 * HP_US;
+		w->lateness = (struct haltpoll_lateness){ .avg_ns = 200 * HP_US };
+		w->polled = (struct haltpoll_lateness){ .avg_ns = HP_POLLED_NS };
+		f->next_timer_ns = c->timer_ns;
+		KUNIT_EXPECT_EQ_MSG(test, haltpoll_test_select(f, &stop_tick), 0,
+				    "case: %s", c->name);
+		haltpoll_test_reflect(f, 0, c->residency_ns, c->timed_out);
+		KUNIT_EXPECT_EQ_MSG(test, w->polled.avg_ns, c->polled_avg_ns,
+				    "case: %s", c->name);
+		/* A halt after a poll that ran out is no poll for the timer. */
+		if (c->timed_out) {
+			haltpoll_test_select(f, &stop_tick);
+			haltpoll_test_reflect(f, 1, 100 * HP_US, false);
+			KUNIT_EXPECT_EQ_MSG(test, w->polled.avg_ns, HP_POLLED_NS,
+					    "case: %s, halt", c->name);
+		}
+	}
+}
+
+/*
+ * A timer that comes 80 us late to a polling CPU and 100 us late to a
+ * halted one leaves a 20 us lead: one due in 100 us, polled for all along
+ * with the halted lead alone, is halted for until 80 us.
+ */
+static void haltpoll_select_polled_lead_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	struct haltpoll_wake *w = haltpoll_test_wake(f);
+	bool stop_tick;
+
+	hc->window_ns = 200 * HP_US;
+	w->lateness = (struct haltpoll_lateness){ .avg_ns = 100 * HP_US };
+	f->next_timer_ns = 100 * HP_US;
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	haltpoll_test_reflect(f, 0, 10 * HP_US, false);
+	w->polled = (struct haltpoll_lateness){ .avg_ns = 80 * HP_US };
+	/* Early wakeups in the future: the test cancels them. */
+	f->now_ns = ktime_get_ns();
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 80 * HP_US);
+	KUNIT_EXPECT_TRUE(test, haltpoll_test_armed(f, 80 * HP_US));
+	haltpoll_test_reflect(f, 1, 10 * HP_US, false);
+}
+
 static enum hrtimer_restart haltpoll_test_timer_fn(struct hrtimer *timer)
 {
 	return HRTIMER_NORESTART;
@@ -1019,6 +1112,8 @@ static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_poll_overrun_test),
 	KUNIT_CASE(haltpoll_select_ceiling_test),
 	KUNIT_CASE(haltpoll_select_ceiling_recurring_test),
+	KUNIT_CASE(haltpoll_select_polled_timer_test),
+	KUNIT_CASE(haltpoll_select_polled_lead_test),
 	KUNIT_CASE(haltpoll_next_timer_leaves_out_tick_test),
 	{}
 };
