@@ -114,7 +114,9 @@ static u64 sim_halt_wake_ns, sim_poll_wake_ns;
  * it comes sim_halt_wake_ns late (or as the trace says), at most the
  * lead, and the lead stays as given.
  * (The timer rule's halts are replayed as catching their timer with a
- * poll of the lead: the timer comes late too.)
+ * poll of the lead: the timer comes late too. The lead is shortened by
+ * how late the timers the replay polled for came, as the trace says, as
+ * the governor shortens it: haltpoll_timer_lead_ns().)
  */
 #define MAX_WAKES	100000
 static u64 sim_halt_wakes_ns[MAX_WAKES];
@@ -657,6 +659,8 @@ static void replay_project(const struct haltpoll_params *p,
 	struct haltpoll_ceiling ceiling = { };
 	/* The lead as given; it moves with the lateness drawn (-W) only. */
 	struct haltpoll_lateness lateness = lateness_seed();
+	/* How late the timers polled for came, as the trace says. */
+	struct haltpoll_lateness polled = { };
 	/* What dates a halted wakeup: the typical, or the running, lateness. */
 	u64 *late_ns = sim_halt_wakes ? &lateness.avg_ns : &sim_halt_wake_ns;
 	struct period_end ended = { };
@@ -674,11 +678,12 @@ static void replay_project(const struct haltpoll_params *p,
 		 */
 		u64 next_timer_ns = t->timer[i] ? idle_ns : pending_ns(t, i);
 		u64 reach_ns = window_in_use(window_ns, &ceiling, max_ns);
-		u64 lead_ns = haltpoll_lead_in_use(haltpoll_lead_ns(&lateness),
+		u64 lead_ns = haltpoll_lead_in_use(haltpoll_timer_lead_ns(&lateness,
+									  &polled),
 						   reach_ns);
 		struct expected_wakeup expected = { };
 		u64 poll_ns, horizon_ns;
-		bool learn = true;
+		bool learn = true, timer_poll = false;
 		enum poll_end end;
 
 		o->periods++;
@@ -722,8 +727,12 @@ static void replay_project(const struct haltpoll_params *p,
 		}
 		/* Timers as far as the window reaches, the ceiling aside. */
 		if (haltpoll_timer_first(window_ns, next_timer_ns)) {
-			/* Else a poll for the timer, which teaches nothing. */
+			/*
+			 * Else a poll for the timer, which teaches the
+			 * ceiling nothing and measures the timer's lateness.
+			 */
 			learn = false;
+			timer_poll = true;
 			if (haltpoll_timer_halt_pays(next_timer_ns, lead_ns)) {
 				/* The tick ended the halt before the timer. */
 				if (!t->timer[i]) {
@@ -801,6 +810,9 @@ static void replay_project(const struct haltpoll_params *p,
 		if (end == POLL_CAUGHT_LATE)
 			late_poll_ns = poll_ns;
 		ended.halted = end == POLL_TIMED_OUT;
+		/* As haltpoll_learn_polled_timer(): a poll the timer ended. */
+		if (timer_poll && end == POLL_CAUGHT && t->timer[i])
+			haltpoll_lateness_add(&polled, t->late_ns[i], max_ns);
 		if (!ended.halted)
 			continue;	/* a caught wakeup teaches nothing */
 		window_ns = window_after_miss(p, window_ns, t, i, poll_ns);
