@@ -153,10 +153,8 @@
  * @ceiling_ns: the poll ceiling of the last selection that could poll
  * @poll_limit_ns: the limit without the ceiling of the poll that began the
  *	current idle period, until its wakeup is learned from; 0 for none
- * @timer_due_ns: when the timer the current poll is for is due, by
- *	haltpoll_now_ns(), until the poll is reflected; 0 for none
- * @timer_halt: the current halt with an early wakeup is for a timer, not
- *	for an expected wakeup
+ * @timer_poll_ns: time from the selection to the timer the current poll
+ *	is for, until the poll is reflected; 0 for none
  *
  * Written only by the CPU itself; the statistics are read locklessly by
  * debugfs, a snapshot good enough for an operator.
@@ -184,8 +182,7 @@ struct haltpoll_cpu {
 	struct haltpoll_ceiling ceiling;
 	u64 ceiling_ns;
 	u64 poll_limit_ns;
-	u64 timer_due_ns;
-	bool timer_halt;
+	u64 timer_poll_ns;
 };
 
 static DEFINE_PER_CPU(struct haltpoll_cpu, haltpoll_cpus);
@@ -194,8 +191,7 @@ static DEFINE_PER_CPU(struct haltpoll_cpu, haltpoll_cpus);
  * struct haltpoll_wake - per-CPU early wakeup before a timer
  * @timer: ends a halt lead_ns before the timer it was chosen for
  * @lateness: how late @timer's interrupts came (haltpoll-timer-lead)
- * @polled: how late the timers the CPU polled for came (haltpoll-timer-lead),
- *	kept across device enables as @lateness is
+ * @polled: how late the timers the CPU polled for came (haltpoll-timer-lead)
  *
  * Apart from struct haltpoll_cpu, which is cleared when a CPU's cpuidle
  * device is enabled: a queued hrtimer must not be cleared, and the
@@ -464,10 +460,9 @@ static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 
 	lead_ns = haltpoll_lead_in_use(lead_ns, window_ns);
 	if (!haltpoll_timer_halt_pays(timer_ns, lead_ns)) {
-		hc->timer_due_ns = haltpoll_now_ns() + timer_ns;
+		hc->timer_poll_ns = timer_ns;
 		return haltpoll_poll_plain(dev, window_ns, stop_tick);
 	}
-	hc->timer_halt = true;
 	return haltpoll_halt_early(hc, timer_ns - lead_ns, stop_tick);
 }
 
@@ -490,9 +485,8 @@ static bool haltpoll_halt_for_near_timer(struct haltpoll_cpu *hc, u64 timer_ns)
 /*
  * Halt for a wakeup that may come past the window
  * (haltpoll-recurring-wakeup) and wake the lead before it to poll for it,
- * as for a timer, the lead being the lateness of the same early wakeup
- * (not less a polled timer's: the wakeup is not a timer of this CPU),
- * here at most the longest poll, as the window may be closed:
+ * as for a timer, the lead being the same lateness of the same early
+ * wakeup, here at most the longest poll, as the window may be closed:
  * @max_ns (guest_halt_poll_ns, capped) or the CPU's ceiling if lower.
  * @due_ns is the time to the expected wakeup, @latest_ns to the latest it
  * is expected: a poll, also one for a wakeup expected inside @window_ns,
@@ -563,7 +557,6 @@ static bool haltpoll_end_timer_halt(struct haltpoll_cpu *hc)
 	if (!hc->timer_halt_ns)
 		return false;
 	hc->timer_halt_ns = 0;
-	hc->timer_halt = false;
 	/* Not queued any more, and it cannot be running: it fired. */
 	return hrtimer_try_to_cancel(&this_cpu_ptr(&haltpoll_wakes)->timer) == 0;
 }
@@ -572,23 +565,13 @@ static bool haltpoll_end_timer_halt(struct haltpoll_cpu *hc)
  * A halt that ended on its early wakeup. If the wakeup it was to precede,
  * the timer's or the expected one, came with it, the lead was too short,
  * or the wakeup early: count it, the lateness measured by
- * haltpoll_wake_fn() raises the lead. For a timer, the CPU then did not
- * poll for it, and measured no polled lateness: count the miss as a timer
- * polled for on time, so that a lead the polled lateness shortened too far
- * grows back until polls for the timer measure again (haltpoll-timer-lead).
- * Under an emulator, where a timer comes as late to a polling CPU, such
- * misses cost no latency, and the lead keeps coming back down.
+ * haltpoll_wake_fn() raises the lead.
  */
-static void haltpoll_early_woke(struct haltpoll_cpu *hc, bool timer_halt)
+static void haltpoll_early_woke(struct haltpoll_cpu *hc)
 {
-	struct haltpoll_wake *w = this_cpu_ptr(&haltpoll_wakes);
-
 	WRITE_ONCE(hc->early_wakes, hc->early_wakes + 1);
-	if (!need_resched())
-		return;
-	WRITE_ONCE(hc->lead_misses, hc->lead_misses + 1);
-	if (timer_halt)
-		haltpoll_lateness_add(&w->polled, 0, haltpoll_max_ns());
+	if (need_resched())
+		WRITE_ONCE(hc->lead_misses, hc->lead_misses + 1);
 }
 
 /*
@@ -608,7 +591,7 @@ static void haltpoll_forget_unreflected(struct haltpoll_cpu *hc)
 	hc->poll_ns = 0;
 	hc->poll_limit_ns = 0;
 	hc->near_timer_ns = 0;
-	hc->timer_due_ns = 0;
+	hc->timer_poll_ns = 0;
 	haltpoll_end_timer_halt(hc);
 }
 
@@ -778,33 +761,29 @@ static void haltpoll_ceiling_learn(struct haltpoll_cpu *hc,
 }
 
 /*
- * How late the timer the poll that just ended was for came to the polling
- * CPU (haltpoll-timer-lead): haltpoll_now_ns() is then the exit of the
- * last interrupt the CPU took in idle, the timer's own if it ended the
- * poll, on the clock the timer's time was taken on. A poll that ran out
- * was ended by no timer; one whose last interrupt came before the timer's
- * time, by a wakeup that needed none, before the timer. An interrupt after
- * the timer's that woke the CPU is counted as the timer's, and a timer
- * that woke no task as the one polled for; a sample is taken at most as
- * the halted lead, beyond which polling could buy nothing.
+ * How late the timer the poll that just ended in state @index was for came
+ * to the polling CPU: from the timer's time to the poll's end, if it ended
+ * on or after it. A poll that ran out, or ended before the timer, was
+ * ended by something else. Another wakeup that ends one after it, and the
+ * idle entry the timer's time is counted from (haltpoll_now_ns()), which
+ * precedes the poll, make the sample early: the lead comes out longer,
+ * which costs polling, not latency (haltpoll-timer-lead).
  */
 static void haltpoll_learn_polled_timer(struct haltpoll_cpu *hc,
-					struct cpuidle_device *dev)
+					struct cpuidle_device *dev, int index)
 {
-	struct haltpoll_wake *w = this_cpu_ptr(&haltpoll_wakes);
-	u64 due_ns = hc->timer_due_ns;
-	u64 now_ns;
+	u64 timer_ns = hc->timer_poll_ns;
+	u64 polled_ns = dev->last_residency_ns;
 
-	hc->timer_due_ns = 0;
-	if (!due_ns)
+	hc->timer_poll_ns = 0;
+	if (!timer_ns || index != 0)
 		return;
 	if (dev->poll_time_limit)
 		return;		/* no timer ended it */
-	now_ns = haltpoll_now_ns();
-	if (now_ns < due_ns)
+	if (polled_ns < timer_ns)
 		return;		/* another wakeup ended it first */
-	haltpoll_lateness_add(&w->polled, now_ns - due_ns,
-			      haltpoll_lead_ns(&w->lateness));
+	haltpoll_lateness_add(&this_cpu_ptr(&haltpoll_wakes)->polled,
+			      polled_ns - timer_ns, haltpoll_max_ns());
 }
 
 /**
@@ -817,12 +796,12 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
 	u64 residency_ns = dev->last_residency_ns;
 	u64 poll_ns;
-	bool got_tick, early, woke_task, timer_halt;
+	bool got_tick, early, woke_task;
 
 	/* Whether the tick ran since the last exit, on every exit, as menu. */
 	got_tick = tick_nohz_idle_got_tick();
 	hc->reflect_due = false;
-	haltpoll_learn_polled_timer(hc, dev);
+	haltpoll_learn_polled_timer(hc, dev, index);
 	if (hc->no_poll_state) {
 		hc->last_idle_ns = residency_ns;
 		return;
@@ -850,10 +829,9 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	hc->last_idle_ns = poll_ns + residency_ns;
 	haltpoll_ceiling_learn(hc, dev, index, poll_ns, residency_ns);
 	haltpoll_learn_near_timer(hc, index, got_tick);
-	timer_halt = hc->timer_halt;
 	early = haltpoll_end_timer_halt(hc);
 	if (early)
-		haltpoll_early_woke(hc, timer_halt);
+		haltpoll_early_woke(hc);
 	woke_task = need_resched();
 	if (hc->entry_ns &&
 	    haltpoll_recur_counts(index != 0, got_tick, early, woke_task))
@@ -879,6 +857,7 @@ static int haltpoll_stats_show(struct seq_file *m, void *unused)
 	seq_puts(m, "cpu window_ns polls_caught polls_timed_out wasted_ns early_wakes lead_misses lead_ns near_halts recur_halts ceiling_ns timer_lead_ns\n");
 	for_each_online_cpu(cpu) {
 		struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, cpu);
+
 		struct haltpoll_wake *w = per_cpu_ptr(&haltpoll_wakes, cpu);
 
 		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
