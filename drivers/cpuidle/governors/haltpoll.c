@@ -761,23 +761,25 @@ static void haltpoll_ceiling_learn(struct haltpoll_cpu *hc,
 }
 
 /*
- * How late the timer the poll that just ended in state @index was for came
- * to the polling CPU: from the timer's time to the poll's end, if it ended
- * on or after it. A poll that ran out, or ended before the timer, was
+ * How late the timer the poll that just ended was for came to the polling
+ * CPU (only a poll notes a timer, and cpuidle enters the poll it is
+ * given): from the timer's time to the poll's end, if it ended on or
+ * after it. A poll that ran out, or ended before the timer, was
  * ended by something else. Another wakeup that ends one after it, and the
  * idle entry the timer's time is counted from (haltpoll_now_ns()), which
  * precedes the poll, make the sample early: the lead comes out longer,
  * which costs polling, not latency (haltpoll-timer-lead).
  */
 static void haltpoll_learn_polled_timer(struct haltpoll_cpu *hc,
-					struct cpuidle_device *dev, int index)
+					struct cpuidle_device *dev)
 {
 	u64 timer_ns = hc->timer_poll_ns;
-	u64 polled_ns = dev->last_residency_ns;
+	u64 polled_ns;
 
-	hc->timer_poll_ns = 0;
-	if (!timer_ns || index != 0)
+	if (!timer_ns)
 		return;
+	hc->timer_poll_ns = 0;
+	polled_ns = dev->last_residency_ns;
 	if (dev->poll_time_limit)
 		return;		/* no timer ended it */
 	if (polled_ns < timer_ns)
@@ -801,7 +803,7 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	/* Whether the tick ran since the last exit, on every exit, as menu. */
 	got_tick = tick_nohz_idle_got_tick();
 	hc->reflect_due = false;
-	haltpoll_learn_polled_timer(hc, dev, index);
+	haltpoll_learn_polled_timer(hc, dev);
 	if (hc->no_poll_state) {
 		hc->last_idle_ns = residency_ns;
 		return;
@@ -857,7 +859,6 @@ static int haltpoll_stats_show(struct seq_file *m, void *unused)
 	seq_puts(m, "cpu window_ns polls_caught polls_timed_out wasted_ns early_wakes lead_misses lead_ns near_halts recur_halts ceiling_ns timer_lead_ns\n");
 	for_each_online_cpu(cpu) {
 		struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, cpu);
-
 		struct haltpoll_wake *w = per_cpu_ptr(&haltpoll_wakes, cpu);
 
 		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
