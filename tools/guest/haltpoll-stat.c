@@ -50,7 +50,7 @@ int main(void)
 	       "cpu", "window_us", "caught", "timed_out", "caught%", "wasted_ms",
 	       "early_wakes", "misses", "lead_us", "near_halts", "recur_halts",
 	       "ceiling_us", "timer_lead_us");
-	/* One line per CPU; a line is read whole, whatever its field count. */
+	/* One line per CPU, read whole: a short line ends the listing. */
 	while (fgets(line, sizeof(line), f) &&
 	       sscanf(line, "%u %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
 		      " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64

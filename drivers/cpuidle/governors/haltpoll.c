@@ -153,8 +153,10 @@
  * @ceiling_ns: the poll ceiling of the last selection that could poll
  * @poll_limit_ns: the limit without the ceiling of the poll that began the
  *	current idle period, until its wakeup is learned from; 0 for none
- * @timer_poll_ns: time from the selection to the timer the current poll
- *	is for, until the poll is reflected; 0 for none
+ * @timer_due_ns: when the timer the current poll is for is due, by
+ *	haltpoll_now_ns(), until the poll is reflected; 0 for none
+ * @early_for_timer: the early wakeup of the current halt precedes a timer,
+ *	not an expected wakeup
  *
  * Written only by the CPU itself; the statistics are read locklessly by
  * debugfs, a snapshot good enough for an operator.
@@ -182,7 +184,8 @@ struct haltpoll_cpu {
 	struct haltpoll_ceiling ceiling;
 	u64 ceiling_ns;
 	u64 poll_limit_ns;
-	u64 timer_poll_ns;
+	u64 timer_due_ns;
+	bool early_for_timer;
 };
 
 static DEFINE_PER_CPU(struct haltpoll_cpu, haltpoll_cpus);
@@ -191,7 +194,8 @@ static DEFINE_PER_CPU(struct haltpoll_cpu, haltpoll_cpus);
  * struct haltpoll_wake - per-CPU early wakeup before a timer
  * @timer: ends a halt lead_ns before the timer it was chosen for
  * @lateness: how late @timer's interrupts came (haltpoll-timer-lead)
- * @polled: how late the timers the CPU polled for came (haltpoll-timer-lead)
+ * @polled: how late the timers the CPU polled for came (haltpoll-timer-lead),
+ *	kept across device enables as @lateness is
  *
  * Apart from struct haltpoll_cpu, which is cleared when a CPU's cpuidle
  * device is enabled: a queued hrtimer must not be cleared, and the
@@ -383,6 +387,18 @@ static u64 haltpoll_now_ns(void)
 }
 
 /*
+ * The current time, read from the clock haltpoll_now_ns() approximates:
+ * the reflection runs with interrupts enabled, after the interrupts that
+ * ended the idle period, where the idle entry time is neither safe to
+ * take nor current.
+ */
+static u64 haltpoll_clock_ns(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(haltpoll_clock_ns);
+	return ktime_get_ns();
+}
+
+/*
  * Time from now (haltpoll_now_ns()) to the next hrtimer other than the
  * tick, U64_MAX for none: a poll runs through the tick, which wakes no
  * task, so only a timer that does can end the poll. Counting the tick
@@ -460,9 +476,10 @@ static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 
 	lead_ns = haltpoll_lead_in_use(lead_ns, window_ns);
 	if (!haltpoll_timer_halt_pays(timer_ns, lead_ns)) {
-		hc->timer_poll_ns = timer_ns;
+		hc->timer_due_ns = haltpoll_now_ns() + timer_ns;
 		return haltpoll_poll_plain(dev, window_ns, stop_tick);
 	}
+	hc->early_for_timer = true;
 	return haltpoll_halt_early(hc, timer_ns - lead_ns, stop_tick);
 }
 
@@ -485,8 +502,9 @@ static bool haltpoll_halt_for_near_timer(struct haltpoll_cpu *hc, u64 timer_ns)
 /*
  * Halt for a wakeup that may come past the window
  * (haltpoll-recurring-wakeup) and wake the lead before it to poll for it,
- * as for a timer, the lead being the same lateness of the same early
- * wakeup, here at most the longest poll, as the window may be closed:
+ * as for a timer, the lead being the lateness of the same early wakeup
+ * (not less a polled timer's: the wakeup is not a timer of this CPU),
+ * here at most the longest poll, as the window may be closed:
  * @max_ns (guest_halt_poll_ns, capped) or the CPU's ceiling if lower.
  * @due_ns is the time to the expected wakeup, @latest_ns to the latest it
  * is expected: a poll, also one for a wakeup expected inside @window_ns,
@@ -557,6 +575,7 @@ static bool haltpoll_end_timer_halt(struct haltpoll_cpu *hc)
 	if (!hc->timer_halt_ns)
 		return false;
 	hc->timer_halt_ns = 0;
+	hc->early_for_timer = false;
 	/* Not queued any more, and it cannot be running: it fired. */
 	return hrtimer_try_to_cancel(&this_cpu_ptr(&haltpoll_wakes)->timer) == 0;
 }
@@ -565,13 +584,23 @@ static bool haltpoll_end_timer_halt(struct haltpoll_cpu *hc)
  * A halt that ended on its early wakeup. If the wakeup it was to precede,
  * the timer's or the expected one, came with it, the lead was too short,
  * or the wakeup early: count it, the lateness measured by
- * haltpoll_wake_fn() raises the lead.
+ * haltpoll_wake_fn() raises the lead. For a timer, the CPU then did not
+ * poll for it, and measured no polled lateness: count the miss as a timer
+ * polled for on time, so that a lead the polled lateness shortened too far
+ * grows back until polls for the timer measure again (haltpoll-timer-lead).
+ * Under an emulator, where a timer comes as late to a polling CPU, such
+ * misses cost no latency, and the lead keeps coming back down.
  */
-static void haltpoll_early_woke(struct haltpoll_cpu *hc)
+static void haltpoll_early_woke(struct haltpoll_cpu *hc, bool for_timer)
 {
+	struct haltpoll_wake *w = this_cpu_ptr(&haltpoll_wakes);
+
 	WRITE_ONCE(hc->early_wakes, hc->early_wakes + 1);
-	if (need_resched())
-		WRITE_ONCE(hc->lead_misses, hc->lead_misses + 1);
+	if (!need_resched())
+		return;
+	WRITE_ONCE(hc->lead_misses, hc->lead_misses + 1);
+	if (for_timer)
+		haltpoll_lateness_add(&w->polled, 0, haltpoll_max_ns());
 }
 
 /*
@@ -591,7 +620,7 @@ static void haltpoll_forget_unreflected(struct haltpoll_cpu *hc)
 	hc->poll_ns = 0;
 	hc->poll_limit_ns = 0;
 	hc->near_timer_ns = 0;
-	hc->timer_poll_ns = 0;
+	hc->timer_due_ns = 0;
 	haltpoll_end_timer_halt(hc);
 }
 
@@ -762,30 +791,32 @@ static void haltpoll_ceiling_learn(struct haltpoll_cpu *hc,
 
 /*
  * How late the timer the poll that just ended was for came to the polling
- * CPU (only a poll notes a timer, and cpuidle enters the poll it is
- * given): from the timer's time to the poll's end, if it ended on or
- * after it. A poll that ran out, or ended before the timer, was
- * ended by something else. Another wakeup that ends one after it, and the
- * idle entry the timer's time is counted from (haltpoll_now_ns()), which
- * precedes the poll, make the sample early: the lead comes out longer,
- * which costs polling, not latency (haltpoll-timer-lead).
+ * CPU (haltpoll-timer-lead): from the timer's time to now, read on the
+ * clock the timer's time was taken on. Interrupts are enabled here, so
+ * now is a clock read, not the idle entry time; only a poll for a timer
+ * pays for it. A poll that ran out was ended by no timer; one that ended
+ * before the timer's time, by a wakeup that needed none. An interrupt
+ * after the timer's that woke the CPU is counted as the timer's; a sample
+ * is taken at most as the halted lead, beyond which polling could buy
+ * nothing.
  */
 static void haltpoll_learn_polled_timer(struct haltpoll_cpu *hc,
 					struct cpuidle_device *dev)
 {
-	u64 timer_ns = hc->timer_poll_ns;
-	u64 polled_ns;
+	struct haltpoll_wake *w = this_cpu_ptr(&haltpoll_wakes);
+	u64 due_ns = hc->timer_due_ns;
+	u64 now_ns;
 
-	if (!timer_ns)
+	hc->timer_due_ns = 0;
+	if (!due_ns)
 		return;
-	hc->timer_poll_ns = 0;
-	polled_ns = dev->last_residency_ns;
 	if (dev->poll_time_limit)
 		return;		/* no timer ended it */
-	if (polled_ns < timer_ns)
+	now_ns = haltpoll_clock_ns();
+	if (now_ns < due_ns)
 		return;		/* another wakeup ended it first */
-	haltpoll_lateness_add(&this_cpu_ptr(&haltpoll_wakes)->polled,
-			      polled_ns - timer_ns, haltpoll_max_ns());
+	haltpoll_lateness_add(&w->polled, now_ns - due_ns,
+			      haltpoll_lead_ns(&w->lateness));
 }
 
 /**
@@ -798,7 +829,7 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
 	u64 residency_ns = dev->last_residency_ns;
 	u64 poll_ns;
-	bool got_tick, early, woke_task;
+	bool got_tick, early, woke_task, for_timer;
 
 	/* Whether the tick ran since the last exit, on every exit, as menu. */
 	got_tick = tick_nohz_idle_got_tick();
@@ -831,9 +862,10 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	hc->last_idle_ns = poll_ns + residency_ns;
 	haltpoll_ceiling_learn(hc, dev, index, poll_ns, residency_ns);
 	haltpoll_learn_near_timer(hc, index, got_tick);
+	for_timer = hc->early_for_timer;
 	early = haltpoll_end_timer_halt(hc);
 	if (early)
-		haltpoll_early_woke(hc);
+		haltpoll_early_woke(hc, for_timer);
 	woke_task = need_resched();
 	if (hc->entry_ns &&
 	    haltpoll_recur_counts(index != 0, got_tick, early, woke_task))

@@ -222,9 +222,12 @@ static inline bool haltpoll_timer_first(u64 window_ns, u64 next_timer_ns)
  * catch the timer no sooner than from a halt. So the lead is shortened
  * by the average lateness of the timers the CPU polled for (measured when
  * such a poll ends on or after its timer's time): polling buys only the
- * difference. The CPU then polls for about the deviation. On KVM a
- * polling vCPU takes its timer within microseconds, and the lead is
- * about the halted lateness, as before.
+ * difference. The CPU then polls for about twice the deviation. An early
+ * wakeup that comes with its timer's, which a lead shortened that far
+ * brings, measures no polled lateness: it counts as a timer polled for on
+ * time, so that the lead grows back while the CPU does not poll. On KVM a
+ * polling vCPU takes its timer within microseconds, and the lead should
+ * stay about the halted lateness.
  *
  * The lead in use is at most half the window (haltpoll_lead_in_use()):
  * timers due later than that keep being halted for, so lateness samples

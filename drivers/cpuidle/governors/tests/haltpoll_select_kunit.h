@@ -113,6 +113,8 @@ static int haltpoll_select_test_init(struct kunit *test)
 	kunit_activate_static_stub(test, haltpoll_next_timer_ns,
 				   haltpoll_test_next_timer_ns);
 	kunit_activate_static_stub(test, haltpoll_now_ns, haltpoll_test_now_ns);
+	kunit_activate_static_stub(test, haltpoll_clock_ns,
+				   haltpoll_test_now_ns);
 	test->priv = f;
 	return 0;
 }
@@ -988,7 +990,10 @@ static const struct haltpoll_polled_timer_case haltpoll_polled_timer_cases[] = {
 
 /*
  * haltpoll-timer-lead: how late a timer comes to a polling CPU is
- * measured from the polls for a timer that ended on or after it.
+ * measured from the polls for a timer that ended on or after it, by the
+ * clock read at the reflection, which the test moves to the poll's end as
+ * the poll would. A poll for a timer that cpuidle never entered (-EBUSY)
+ * leaves nothing for the next poll's reflection.
  */
 static void haltpoll_select_polled_timer_test(struct kunit *test)
 {
@@ -1008,6 +1013,7 @@ static void haltpoll_select_polled_timer_test(struct kunit *test)
 		f->next_timer_ns = c->timer_ns;
 		KUNIT_EXPECT_EQ_MSG(test, haltpoll_test_select(f, &stop_tick), 0,
 				    "case: %s", c->name);
+		f->now_ns += c->residency_ns;
 		haltpoll_test_reflect(f, 0, c->residency_ns, c->timed_out);
 		KUNIT_EXPECT_EQ_MSG(test, w->polled.avg_ns, c->polled_avg_ns,
 				    "case: %s", c->name);
@@ -1019,12 +1025,23 @@ static void haltpoll_select_polled_timer_test(struct kunit *test)
 					    "case: %s, halt", c->name);
 		}
 	}
+
+	/* A poll for a timer left unreflected, then the window's poll. */
+	f->next_timer_ns = 50 * HP_US;
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	f->next_timer_ns = U64_MAX;
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	f->now_ns += 80 * HP_US;
+	haltpoll_test_reflect(f, 0, 80 * HP_US, false);
+	KUNIT_EXPECT_EQ(test, w->polled.avg_ns, HP_POLLED_NS);
 }
 
 /*
  * A timer that comes 80 us late to a polling CPU and 100 us late to a
  * halted one leaves a 20 us lead: one due in 100 us, polled for all along
- * with the halted lead alone, is halted for until 80 us.
+ * with the halted lead alone, is halted for until 80 us. If the timer's
+ * wakeup comes with that early wakeup, the CPU polled for nothing: the
+ * miss counts as a timer polled for on time, and the lead grows back.
  */
 static void haltpoll_select_polled_lead_test(struct kunit *test)
 {
@@ -1039,12 +1056,19 @@ static void haltpoll_select_polled_lead_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
 	haltpoll_test_reflect(f, 0, 10 * HP_US, false);
 	w->polled = (struct haltpoll_lateness){ .avg_ns = 80 * HP_US };
-	/* Early wakeups in the future: the test cancels them. */
+	/* The early wakeup on the real clock: this one is let fire. */
 	f->now_ns = ktime_get_ns();
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
 	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 80 * HP_US);
 	KUNIT_EXPECT_TRUE(test, haltpoll_test_armed(f, 80 * HP_US));
-	haltpoll_test_reflect(f, 1, 10 * HP_US, false);
+	/* Let the early wakeup fire, as if the CPU had halted until it. */
+	while (hrtimer_is_queued(&w->timer))
+		cpu_relax();
+	set_tsk_need_resched(current);
+	haltpoll_test_reflect(f, 1, 100 * HP_US, false);
+	clear_tsk_need_resched(current);
+	KUNIT_EXPECT_EQ(test, hc->lead_misses, 1);
+	KUNIT_EXPECT_EQ(test, w->polled.avg_ns, 80 * HP_US - 80 * HP_US / 8);
 }
 
 static enum hrtimer_restart haltpoll_test_timer_fn(struct hrtimer *timer)
