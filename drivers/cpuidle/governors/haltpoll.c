@@ -155,8 +155,8 @@
  *	current idle period, until its wakeup is learned from; 0 for none
  * @timer_due_ns: when the timer the current poll is for is due, by
  *	haltpoll_now_ns(), until the poll is reflected; 0 for none
- * @early_for_timer: the early wakeup of the current halt precedes a timer,
- *	not an expected wakeup
+ * @lead_shortened: the early wakeup of the current halt precedes a timer
+ *	by a lead the polled lateness shortened (haltpoll-timer-lead)
  *
  * Written only by the CPU itself; the statistics are read locklessly by
  * debugfs, a snapshot good enough for an operator.
@@ -185,7 +185,7 @@ struct haltpoll_cpu {
 	u64 ceiling_ns;
 	u64 poll_limit_ns;
 	u64 timer_due_ns;
-	bool early_for_timer;
+	bool lead_shortened;
 };
 
 static DEFINE_PER_CPU(struct haltpoll_cpu, haltpoll_cpus);
@@ -196,6 +196,8 @@ static DEFINE_PER_CPU(struct haltpoll_cpu, haltpoll_cpus);
  * @lateness: how late @timer's interrupts came (haltpoll-timer-lead)
  * @polled: how late the timers the CPU polled for came (haltpoll-timer-lead),
  *	kept across device enables as @lateness is
+ * @ended_halt: @timer fired in idle with no wakeup pending, so it ended the
+ *	halt, until the halt is reflected; set in hard interrupt context
  *
  * Apart from struct haltpoll_cpu, which is cleared when a CPU's cpuidle
  * device is enabled: a queued hrtimer must not be cleared, and the
@@ -205,6 +207,7 @@ struct haltpoll_wake {
 	struct hrtimer timer;
 	struct haltpoll_lateness lateness;
 	struct haltpoll_lateness polled;
+	bool ended_halt;
 };
 
 static DEFINE_PER_CPU(struct haltpoll_wake, haltpoll_wakes);
@@ -387,15 +390,23 @@ static u64 haltpoll_now_ns(void)
 }
 
 /*
- * The current time, read from the clock haltpoll_now_ns() approximates:
- * the reflection runs with interrupts enabled, after the interrupts that
- * ended the idle period, where the idle entry time is neither safe to
- * take nor current.
+ * haltpoll_now_ns() from the reflection, which cpuidle calls with
+ * interrupts enabled: the idle entry time may be taken only with them
+ * disabled. There it is when the interrupt that ended the idle period
+ * came in: the tick code stamps it on entry of an interrupt in idle, and
+ * not again once an interrupt leaves a wakeup pending. That is the point
+ * haltpoll_wake_fn() measures a halted CPU's lateness at, and no clock is
+ * read on the way to the task the interrupt woke.
  */
-static u64 haltpoll_clock_ns(void)
+static u64 haltpoll_reflect_now_ns(void)
 {
-	KUNIT_STATIC_STUB_REDIRECT(haltpoll_clock_ns);
-	return ktime_get_ns();
+	unsigned long flags;
+	u64 now_ns;
+
+	local_irq_save(flags);
+	now_ns = haltpoll_now_ns();
+	local_irq_restore(flags);
+	return now_ns;
 }
 
 /*
@@ -443,14 +454,18 @@ static u64 haltpoll_next_timer_sampled_ns(struct haltpoll_cpu *hc,
  * Halt, and wake @until_ns from now to poll for what comes after. Armed
  * on the governor's own clock, so that the early wakeup comes the lead
  * before the timer or the expected wakeup however far behind the
- * selection that clock runs.
+ * selection that clock runs. @lead_shortened: the lead before a timer
+ * is shorter for the polled lateness (haltpoll_early_woke()).
  */
 static int haltpoll_halt_early(struct haltpoll_cpu *hc, u64 until_ns,
-			       bool *stop_tick)
+			       bool lead_shortened, bool *stop_tick)
 {
+	struct haltpoll_wake *w = this_cpu_ptr(&haltpoll_wakes);
+
 	hc->timer_halt_ns = until_ns;
-	hrtimer_start(&this_cpu_ptr(&haltpoll_wakes)->timer,
-		      ns_to_ktime(haltpoll_now_ns() + until_ns),
+	hc->lead_shortened = lead_shortened;
+	WRITE_ONCE(w->ended_halt, false);
+	hrtimer_start(&w->timer, ns_to_ktime(haltpoll_now_ns() + until_ns),
 		      HRTIMER_MODE_ABS_PINNED_HARD);
 	return haltpoll_halt_until(until_ns, stop_tick);
 }
@@ -472,6 +487,7 @@ static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 				   u64 timer_ns, bool *stop_tick)
 {
 	struct haltpoll_wake *w = this_cpu_ptr(&haltpoll_wakes);
+	u64 halted_ns = haltpoll_lead_ns(&w->lateness);
 	u64 lead_ns = haltpoll_timer_lead_ns(&w->lateness, &w->polled);
 
 	lead_ns = haltpoll_lead_in_use(lead_ns, window_ns);
@@ -479,8 +495,9 @@ static int haltpoll_halt_for_timer(struct cpuidle_device *dev,
 		hc->timer_due_ns = haltpoll_now_ns() + timer_ns;
 		return haltpoll_poll_plain(dev, window_ns, stop_tick);
 	}
-	hc->early_for_timer = true;
-	return haltpoll_halt_early(hc, timer_ns - lead_ns, stop_tick);
+	halted_ns = haltpoll_lead_in_use(halted_ns, window_ns);
+	return haltpoll_halt_early(hc, timer_ns - lead_ns, lead_ns < halted_ns,
+				   stop_tick);
 }
 
 /*
@@ -522,7 +539,7 @@ static int haltpoll_halt_for_wakeup(struct cpuidle_device *dev,
 	if (!haltpoll_wakeup_halt_pays(due_ns, lead_ns, window_ns, longest_ns))
 		return haltpoll_poll(dev, hc, min(latest_ns, max_ns), stop_tick);
 	WRITE_ONCE(hc->recur_halts, hc->recur_halts + 1);
-	return haltpoll_halt_early(hc, due_ns - lead_ns, stop_tick);
+	return haltpoll_halt_early(hc, due_ns - lead_ns, false, stop_tick);
 }
 
 /*
@@ -546,10 +563,11 @@ static void haltpoll_learn_near_timer(struct haltpoll_cpu *hc, int index,
 
 /*
  * The idle loop runs again after any interrupt: only the lateness matters,
- * and only when the early wakeup ended a halt. One left queued by a halt
+ * and whether the early wakeup ended a halt. One left queued by a halt
  * cpuidle could not enter (-EBUSY) may fire while a task runs, which takes
  * it at once, and one may fire just after a wakeup ended the halt, before
- * the CPU cancels it: neither says how late a halted vCPU wakes.
+ * the CPU cancels it: neither ended the halt, nor says how late a halted
+ * vCPU wakes.
  */
 static enum hrtimer_restart haltpoll_wake_fn(struct hrtimer *timer)
 {
@@ -559,6 +577,7 @@ static enum hrtimer_restart haltpoll_wake_fn(struct hrtimer *timer)
 	if (!is_idle_task(current) || need_resched())
 		return HRTIMER_NORESTART;
 
+	WRITE_ONCE(w->ended_halt, true);
 	late = ktime_sub(hrtimer_cb_get_time(timer), hrtimer_get_expires(timer));
 	/* Later than any window: the host did not run the vCPU for a while. */
 	haltpoll_lateness_add(&w->lateness, ktime_to_ns(late),
@@ -567,31 +586,40 @@ static enum hrtimer_restart haltpoll_wake_fn(struct hrtimer *timer)
 }
 
 /*
- * End the per-period state of a halt chosen for a timer.
- * Return: true if the halt ended on its early wakeup.
+ * End the per-period state of a halt with an early wakeup, and cancel the
+ * wakeup if it is still queued: pinned to this CPU, it cannot be running.
+ * Return: true if the halt ended on its early wakeup; not if the wakeup
+ * fired after another one ended the halt, before this cancel.
  */
 static bool haltpoll_end_timer_halt(struct haltpoll_cpu *hc)
 {
+	struct haltpoll_wake *w = this_cpu_ptr(&haltpoll_wakes);
+	bool ended;
+
 	if (!hc->timer_halt_ns)
 		return false;
 	hc->timer_halt_ns = 0;
-	hc->early_for_timer = false;
-	/* Not queued any more, and it cannot be running: it fired. */
-	return hrtimer_try_to_cancel(&this_cpu_ptr(&haltpoll_wakes)->timer) == 0;
+	hc->lead_shortened = false;
+	hrtimer_try_to_cancel(&w->timer);
+	ended = READ_ONCE(w->ended_halt);
+	WRITE_ONCE(w->ended_halt, false);
+	return ended;
 }
 
 /*
- * A halt that ended on its early wakeup. If the wakeup it was to precede,
- * the timer's or the expected one, came with it, the lead was too short,
- * or the wakeup early: count it, the lateness measured by
- * haltpoll_wake_fn() raises the lead. For a timer, the CPU then did not
- * poll for it, and measured no polled lateness: count the miss as a timer
- * polled for on time, so that a lead the polled lateness shortened too far
- * grows back until polls for the timer measure again (haltpoll-timer-lead).
- * Under an emulator, where a timer comes as late to a polling CPU, such
- * misses cost no latency, and the lead keeps coming back down.
+ * A halt that ended on its early wakeup. If a wakeup is pending by the
+ * reflection, the one the halt was to precede, the timer's or the expected
+ * one, came with it (or another did): the lead was too short, or the
+ * wakeup early. Count it; the lateness measured by haltpoll_wake_fn()
+ * raises the lead. If the lead was one for a timer that the polled
+ * lateness shortened (@lead_shortened), the CPU did not poll for the timer
+ * and measured no polled lateness: count the miss as a timer polled for
+ * on time, so that a lead shortened too far grows back until polls for
+ * the timer measure again (haltpoll-timer-lead). Under an emulator, where
+ * a timer comes as late to a polling CPU, such misses cost no latency,
+ * and the lead comes back down.
  */
-static void haltpoll_early_woke(struct haltpoll_cpu *hc, bool for_timer)
+static void haltpoll_early_woke(struct haltpoll_cpu *hc, bool lead_shortened)
 {
 	struct haltpoll_wake *w = this_cpu_ptr(&haltpoll_wakes);
 
@@ -599,8 +627,8 @@ static void haltpoll_early_woke(struct haltpoll_cpu *hc, bool for_timer)
 	if (!need_resched())
 		return;
 	WRITE_ONCE(hc->lead_misses, hc->lead_misses + 1);
-	if (for_timer)
-		haltpoll_lateness_add(&w->polled, 0, haltpoll_max_ns());
+	if (lead_shortened)
+		haltpoll_lateness_add(&w->polled, 0, 0);
 }
 
 /*
@@ -791,14 +819,14 @@ static void haltpoll_ceiling_learn(struct haltpoll_cpu *hc,
 
 /*
  * How late the timer the poll that just ended was for came to the polling
- * CPU (haltpoll-timer-lead): from the timer's time to now, read on the
- * clock the timer's time was taken on. Interrupts are enabled here, so
- * now is a clock read, not the idle entry time; only a poll for a timer
- * pays for it. A poll that ran out was ended by no timer; one that ended
- * before the timer's time, by a wakeup that needed none. An interrupt
- * after the timer's that woke the CPU is counted as the timer's; a sample
- * is taken at most as the halted lead, beyond which polling could buy
- * nothing.
+ * CPU (haltpoll-timer-lead): from the timer's time to when the interrupt
+ * that ended the poll came in (haltpoll_reflect_now_ns()). A poll that ran
+ * out was ended by no timer; one that ended before the timer's time, by a
+ * wakeup that needed none. Whatever ended the poll after the timer's time
+ * is taken as the timer; a poll ended by a remote wakeup, which sends no
+ * interrupt to a polling CPU, is dated at the last interrupt before it,
+ * early. A sample is capped at the halted lead, beyond which polling could
+ * buy nothing.
  */
 static void haltpoll_learn_polled_timer(struct haltpoll_cpu *hc,
 					struct cpuidle_device *dev)
@@ -812,7 +840,7 @@ static void haltpoll_learn_polled_timer(struct haltpoll_cpu *hc,
 		return;
 	if (dev->poll_time_limit)
 		return;		/* no timer ended it */
-	now_ns = haltpoll_clock_ns();
+	now_ns = haltpoll_reflect_now_ns();
 	if (now_ns < due_ns)
 		return;		/* another wakeup ended it first */
 	haltpoll_lateness_add(&w->polled, now_ns - due_ns,
@@ -829,7 +857,7 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
 	u64 residency_ns = dev->last_residency_ns;
 	u64 poll_ns;
-	bool got_tick, early, woke_task, for_timer;
+	bool got_tick, early, woke_task, lead_shortened;
 
 	/* Whether the tick ran since the last exit, on every exit, as menu. */
 	got_tick = tick_nohz_idle_got_tick();
@@ -862,10 +890,10 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 	hc->last_idle_ns = poll_ns + residency_ns;
 	haltpoll_ceiling_learn(hc, dev, index, poll_ns, residency_ns);
 	haltpoll_learn_near_timer(hc, index, got_tick);
-	for_timer = hc->early_for_timer;
+	lead_shortened = hc->lead_shortened;
 	early = haltpoll_end_timer_halt(hc);
 	if (early)
-		haltpoll_early_woke(hc, for_timer);
+		haltpoll_early_woke(hc, lead_shortened);
 	woke_task = need_resched();
 	if (hc->entry_ns &&
 	    haltpoll_recur_counts(index != 0, got_tick, early, woke_task))

@@ -221,11 +221,15 @@ static inline bool haltpoll_timer_first(u64 window_ns, u64 next_timer_ns)
  * CPU would then poll for that lateness after every early wakeup, and
  * catch the timer no sooner than from a halt. So the lead is shortened
  * by the average lateness of the timers the CPU polled for (measured when
- * such a poll ends on or after its timer's time): polling buys only the
- * difference. The CPU then polls for about twice the deviation. An early
- * wakeup that comes with its timer's, which a lead shortened that far
- * brings, measures no polled lateness: it counts as a timer polled for on
- * time, so that the lead grows back while the CPU does not poll. On KVM a
+ * such a poll ends on or after its timer's time, dated when the
+ * interrupt that ended it came in, as an early wakeup's lateness is):
+ * polling buys only the difference. The CPU then polls for about twice
+ * the deviation. An early wakeup that comes with its timer's, which a lead
+ * shortened that far brings, measures no polled lateness: when the polled
+ * lateness did shorten the lead in use, such a miss counts as a timer
+ * polled for on time, so that the lead grows back while the CPU does not
+ * poll. An early wakeup that fires after another wakeup ended the halt
+ * counts as none (haltpoll_end_timer_halt()). On KVM a
  * polling vCPU takes its timer within microseconds, and the lead should
  * stay about the halted lateness.
  *

@@ -11,6 +11,7 @@
 #define _HALTPOLL_SELECT_KUNIT_H
 
 #include <kunit/static_stub.h>
+#include <kunit/test-bug.h>
 #include <kunit/test.h>
 #include <linux/delay.h>
 
@@ -35,8 +36,10 @@ static u64 haltpoll_test_next_timer_ns(void)
 	return haltpoll_fixture->next_timer_ns;
 }
 
+/* The idle entry time may be taken only with interrupts disabled. */
 static u64 haltpoll_test_now_ns(void)
 {
+	KUNIT_EXPECT_TRUE(kunit_get_current_test(), irqs_disabled());
 	return haltpoll_fixture->now_ns;
 }
 
@@ -69,17 +72,50 @@ static int haltpoll_test_select(struct haltpoll_select_fixture *f,
 	return index;
 }
 
-/* An idle period that ended in state @index after @residency_ns. */
+/*
+ * An idle period that ended in state @index after @residency_ns, reflected
+ * as cpuidle_idle_call() does: with interrupts enabled, on the same CPU.
+ */
 static void haltpoll_test_reflect(struct haltpoll_select_fixture *f, int index,
 				  u64 residency_ns, bool poll_timed_out)
 {
 	f->dev.last_residency_ns = residency_ns;
 	f->dev.poll_time_limit = poll_timed_out;
-	local_irq_disable();
+	preempt_disable();
 	/* No tick ended these periods: drop one left from the CPU's last idle. */
 	tick_nohz_idle_got_tick();
 	haltpoll_reflect(&f->dev, index);
-	local_irq_enable();
+	preempt_enable();
+}
+
+/*
+ * An idle period a pending wakeup ended, as the test stands for it: with
+ * preemption disabled, no interrupt acts on the reschedule.
+ */
+static void haltpoll_test_reflect_woken(struct haltpoll_select_fixture *f,
+					int index, u64 residency_ns,
+					bool poll_timed_out)
+{
+	f->dev.last_residency_ns = residency_ns;
+	f->dev.poll_time_limit = poll_timed_out;
+	preempt_disable();
+	tick_nohz_idle_got_tick();
+	set_tsk_need_resched(current);
+	haltpoll_reflect(&f->dev, index);
+	clear_tsk_need_resched(current);
+	preempt_enable();
+}
+
+/*
+ * As if the early wakeup had ended the halt: cancel it, and note what
+ * haltpoll_wake_fn() notes when it fires in idle.
+ */
+static void haltpoll_test_early_woke(struct haltpoll_select_fixture *f)
+{
+	struct haltpoll_wake *w = haltpoll_test_wake(f);
+
+	hrtimer_cancel(&w->timer);
+	WRITE_ONCE(w->ended_halt, true);
 }
 
 static int haltpoll_select_test_init(struct kunit *test)
@@ -113,8 +149,6 @@ static int haltpoll_select_test_init(struct kunit *test)
 	kunit_activate_static_stub(test, haltpoll_next_timer_ns,
 				   haltpoll_test_next_timer_ns);
 	kunit_activate_static_stub(test, haltpoll_now_ns, haltpoll_test_now_ns);
-	kunit_activate_static_stub(test, haltpoll_clock_ns,
-				   haltpoll_test_now_ns);
 	test->priv = f;
 	return 0;
 }
@@ -295,27 +329,49 @@ static void haltpoll_select_timer_test(struct kunit *test)
 }
 
 /*
- * A halt that its early wakeup ended leaves the window as it was. Here the
- * early wakeup fires while the test's task runs: how late it came says
- * nothing of a halted vCPU's wakeups, and must not raise the lead.
+ * An early wakeup that fires after another wakeup ended its halt, before
+ * the reflection cancels it, here while the test's task runs, ended no
+ * halt: how late it came says nothing of a halted vCPU's wakeups, and it
+ * is no lead miss. A halt that its early wakeup ended leaves the window
+ * as it was.
  */
 static void haltpoll_select_early_wakeup_test(struct kunit *test)
 {
 	struct haltpoll_select_fixture *f = test->priv;
 	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	struct haltpoll_wake *w = haltpoll_test_wake(f);
 	bool stop_tick;
+	u64 end_ns;
 
 	hc->window_ns = 200 * HP_US;
 	f->next_timer_ns = 50 * HP_US;
+	/*
+	 * The early wakeup on the real clock, 48 us on: let it fire while
+	 * the task spins, for at most 100 ms. A sleep would let this CPU
+	 * idle, and the wakeup end that idle period.
+	 */
+	f->now_ns = ktime_get_ns();
 	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
-	/* Let the early wakeup fire, as if the CPU had halted until it. */
-	while (hrtimer_is_queued(&haltpoll_test_wake(f)->timer))
+	end_ns = ktime_get_ns() + 100 * NSEC_PER_MSEC;
+	while (hrtimer_is_queued(&w->timer) && ktime_get_ns() < end_ns)
 		cpu_relax();
+	KUNIT_ASSERT_FALSE(test, hrtimer_is_queued(&w->timer));
+	KUNIT_EXPECT_FALSE(test, w->ended_halt);
+	haltpoll_test_reflect_woken(f, 1, 40 * HP_US, false);
+	KUNIT_EXPECT_EQ(test, hc->early_wakes, 0);
+	KUNIT_EXPECT_EQ(test, hc->lead_misses, 0);
+	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 0);
+	KUNIT_EXPECT_EQ(test, w->lateness.avg_ns, 0);
+
+	f->now_ns += 40 * HP_US;
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	haltpoll_test_early_woke(f);
 	haltpoll_test_reflect(f, 1, 48 * HP_US, false);
 	KUNIT_EXPECT_EQ(test, hc->window_ns, 200 * HP_US);
 	KUNIT_EXPECT_EQ(test, hc->early_wakes, 1);
+	KUNIT_EXPECT_EQ(test, hc->lead_misses, 0);
 	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 0);
-	KUNIT_EXPECT_EQ(test, haltpoll_test_wake(f)->lateness.avg_ns, 0);
+	KUNIT_EXPECT_FALSE(test, w->ended_halt);
 }
 
 /*
@@ -630,11 +686,10 @@ static void haltpoll_select_recurring_wakeup_test(struct kunit *test)
 	/* Due in 260 us: halt until 20 us before it. */
 	haltpoll_test_expect_recur_halt(test, f, 240 * HP_US);
 	/*
-	 * As if the early wakeup ended the halt alone: it is no longer
-	 * queued, and no reschedule is pending (one would stand for the
-	 * expected wakeup coming with it).
+	 * As if the early wakeup ended the halt alone: no reschedule is
+	 * pending (one would stand for the expected wakeup coming with it).
 	 */
-	hrtimer_cancel(timer);
+	haltpoll_test_early_woke(f);
 	cond_resched();
 	f->now_ns += 240 * HP_US;
 	haltpoll_test_reflect(f, 1, 240 * HP_US, false);
@@ -719,21 +774,6 @@ static void haltpoll_select_recurring_inside_window_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, f->dev.poll_limit_ns, 301 * HP_US);
 	KUNIT_EXPECT_EQ(test, hc->recur_halts, 0);
 	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 0);
-}
-
-/* An idle period a pending wakeup ended, as the test stands for it. */
-static void haltpoll_test_reflect_woken(struct haltpoll_select_fixture *f,
-					int index, u64 residency_ns,
-					bool poll_timed_out)
-{
-	f->dev.last_residency_ns = residency_ns;
-	f->dev.poll_time_limit = poll_timed_out;
-	local_irq_disable();
-	tick_nohz_idle_got_tick();
-	set_tsk_need_resched(current);
-	haltpoll_reflect(&f->dev, index);
-	clear_tsk_need_resched(current);
-	local_irq_enable();
 }
 
 /*
@@ -962,6 +1002,7 @@ static void haltpoll_select_ceiling_recurring_test(struct kunit *test)
 struct haltpoll_polled_timer_case {
 	const char *name;
 	u64 timer_ns;		/* U64_MAX: none */
+	u64 ended_ns;		/* from the idle entry to the poll's end */
 	u64 residency_ns;
 	bool timed_out;
 	u64 polled_avg_ns;	/* after the poll */
@@ -977,23 +1018,29 @@ struct haltpoll_polled_timer_case {
 
 static const struct haltpoll_polled_timer_case haltpoll_polled_timer_cases[] = {
 	{ "ended 30 us after the timer: a sample", 50 * HP_US, 80 * HP_US,
-	  false, HP_POLLED_AFTER(30 * HP_US) },
+	  80 * HP_US, false, HP_POLLED_AFTER(30 * HP_US) },
 	{ "ended on the timer: an on-time sample", 50 * HP_US, 50 * HP_US,
-	  false, HP_POLLED_AFTER(0) },
+	  50 * HP_US, false, HP_POLLED_AFTER(0) },
+	{ "began 5 us after the entry, ended on the timer: on time",
+	  50 * HP_US, 50 * HP_US, 45 * HP_US, false, HP_POLLED_AFTER(0) },
+	{ "ended 250 us after the timer: capped at the halted lead",
+	  50 * HP_US, 300 * HP_US, 300 * HP_US, false,
+	  HP_POLLED_AFTER(200 * HP_US) },
 	{ "ended before the timer: another wakeup", 50 * HP_US, 40 * HP_US,
+	  40 * HP_US, false, HP_POLLED_NS },
+	{ "ran out: no timer ended it", 50 * HP_US, 200 * HP_US, 200 * HP_US,
+	  true, HP_POLLED_NS },
+	{ "the window's poll, no timer", U64_MAX, 80 * HP_US, 80 * HP_US,
 	  false, HP_POLLED_NS },
-	{ "ran out: no timer ended it", 50 * HP_US, 200 * HP_US, true,
-	  HP_POLLED_NS },
-	{ "the window's poll, no timer", U64_MAX, 80 * HP_US, false,
-	  HP_POLLED_NS },
 };
 
 /*
  * haltpoll-timer-lead: how late a timer comes to a polling CPU is
  * measured from the polls for a timer that ended on or after it, by the
- * clock read at the reflection, which the test moves to the poll's end as
- * the poll would. A poll for a timer that cpuidle never entered (-EBUSY)
- * leaves nothing for the next poll's reflection.
+ * idle entry time at the reflection, which the interrupt that ended the
+ * poll moves to the poll's end, as the test does. A poll for a timer
+ * that cpuidle never entered (-EBUSY) leaves nothing for the next poll's
+ * reflection.
  */
 static void haltpoll_select_polled_timer_test(struct kunit *test)
 {
@@ -1013,7 +1060,7 @@ static void haltpoll_select_polled_timer_test(struct kunit *test)
 		f->next_timer_ns = c->timer_ns;
 		KUNIT_EXPECT_EQ_MSG(test, haltpoll_test_select(f, &stop_tick), 0,
 				    "case: %s", c->name);
-		f->now_ns += c->residency_ns;
+		f->now_ns += c->ended_ns;
 		haltpoll_test_reflect(f, 0, c->residency_ns, c->timed_out);
 		KUNIT_EXPECT_EQ_MSG(test, w->polled.avg_ns, c->polled_avg_ns,
 				    "case: %s", c->name);
@@ -1029,6 +1076,7 @@ static void haltpoll_select_polled_timer_test(struct kunit *test)
 	/* A poll for a timer left unreflected, then the window's poll. */
 	f->next_timer_ns = 50 * HP_US;
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	KUNIT_EXPECT_NE(test, hc->timer_due_ns, 0);
 	f->next_timer_ns = U64_MAX;
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
 	f->now_ns += 80 * HP_US;
@@ -1042,6 +1090,9 @@ static void haltpoll_select_polled_timer_test(struct kunit *test)
  * with the halted lead alone, is halted for until 80 us. If the timer's
  * wakeup comes with that early wakeup, the CPU polled for nothing: the
  * miss counts as a timer polled for on time, and the lead grows back.
+ * Where half the window caps both leads alike (140 us halted, 110 us less
+ * the polled lateness, 100 us in use), the polled lateness shortened
+ * nothing, and a miss leaves it as it is.
  */
 static void haltpoll_select_polled_lead_test(struct kunit *test)
 {
@@ -1056,19 +1107,44 @@ static void haltpoll_select_polled_lead_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
 	haltpoll_test_reflect(f, 0, 10 * HP_US, false);
 	w->polled = (struct haltpoll_lateness){ .avg_ns = 80 * HP_US };
-	/* The early wakeup on the real clock: this one is let fire. */
-	f->now_ns = ktime_get_ns();
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
 	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 80 * HP_US);
 	KUNIT_EXPECT_TRUE(test, haltpoll_test_armed(f, 80 * HP_US));
-	/* Let the early wakeup fire, as if the CPU had halted until it. */
-	while (hrtimer_is_queued(&w->timer))
-		cpu_relax();
-	set_tsk_need_resched(current);
-	haltpoll_test_reflect(f, 1, 100 * HP_US, false);
-	clear_tsk_need_resched(current);
+	haltpoll_test_early_woke(f);
+	haltpoll_test_reflect_woken(f, 1, 100 * HP_US, false);
 	KUNIT_EXPECT_EQ(test, hc->lead_misses, 1);
 	KUNIT_EXPECT_EQ(test, w->polled.avg_ns, 80 * HP_US - 80 * HP_US / 8);
+
+	w->lateness = (struct haltpoll_lateness){ .avg_ns = 140 * HP_US };
+	w->polled = (struct haltpoll_lateness){ .avg_ns = 30 * HP_US };
+	f->next_timer_ns = 150 * HP_US;
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_EXPECT_EQ(test, hc->timer_halt_ns, 50 * HP_US);
+	haltpoll_test_early_woke(f);
+	haltpoll_test_reflect_woken(f, 1, 50 * HP_US, false);
+	KUNIT_EXPECT_EQ(test, hc->lead_misses, 2);
+	KUNIT_EXPECT_EQ(test, w->polled.avg_ns, 30 * HP_US);
+}
+
+/*
+ * The lead before an expected wakeup (haltpoll-recurring-wakeup) is not a
+ * timer's: a miss of its early wakeup leaves the polled lateness alone.
+ */
+static void haltpoll_select_recur_miss_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	struct haltpoll_wake *w = haltpoll_test_wake(f);
+
+	haltpoll_test_recur_steady(test, f);
+	w->polled = (struct haltpoll_lateness){ .avg_ns = 10 * HP_US };
+	f->now_ns += 20 * HP_US;
+	haltpoll_test_expect_recur_halt(test, f, 240 * HP_US);
+	haltpoll_test_early_woke(f);
+	f->now_ns += 240 * HP_US;
+	haltpoll_test_reflect_woken(f, 1, 240 * HP_US, false);
+	KUNIT_EXPECT_EQ(test, hc->lead_misses, 1);
+	KUNIT_EXPECT_EQ(test, w->polled.avg_ns, 10 * HP_US);
 }
 
 static enum hrtimer_restart haltpoll_test_timer_fn(struct hrtimer *timer)
@@ -1138,6 +1214,7 @@ static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_ceiling_recurring_test),
 	KUNIT_CASE(haltpoll_select_polled_timer_test),
 	KUNIT_CASE(haltpoll_select_polled_lead_test),
+	KUNIT_CASE(haltpoll_select_recur_miss_test),
 	KUNIT_CASE(haltpoll_next_timer_leaves_out_tick_test),
 	{}
 };
