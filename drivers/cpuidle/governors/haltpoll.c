@@ -393,10 +393,13 @@ static u64 haltpoll_now_ns(void)
  * haltpoll_now_ns() from the reflection, which cpuidle calls with
  * interrupts enabled: the idle entry time may be taken only with them
  * disabled. There it is when the interrupt that ended the idle period
- * came in: the tick code stamps it on entry of an interrupt in idle, and
- * not again once an interrupt leaves a wakeup pending. That is the point
- * haltpoll_wake_fn() measures a halted CPU's lateness at, and no clock is
- * read on the way to the task the interrupt woke.
+ * came in: the tick code stamps it on entry of the first outermost
+ * interrupt in idle that goes through irq_enter_rcu() (not x86's simple
+ * system vectors, such as the reschedule IPI), and, except on a nohz_full
+ * CPU, not again once an interrupt leaves a wakeup pending. That is close
+ * to where haltpoll_wake_fn() reads the clock for a halted CPU's lateness,
+ * a little before it, and no clock is read on the way to the task the
+ * interrupt woke.
  */
 static u64 haltpoll_reflect_now_ns(void)
 {
@@ -567,13 +570,18 @@ static void haltpoll_learn_near_timer(struct haltpoll_cpu *hc, int index,
  * cpuidle could not enter (-EBUSY) may fire while a task runs, which takes
  * it at once, and one may fire just after a wakeup ended the halt, before
  * the CPU cancels it: neither ended the halt, nor says how late a halted
- * vCPU wakes.
+ * vCPU wakes. (One that fires after an interrupt that woke nothing ended
+ * the halt, before the cancel, is taken as the halt's end: a window of
+ * the reflection's length, which counts one early wakeup too many.) One
+ * that CPU hotplug moved to another CPU belongs to none.
  */
 static enum hrtimer_restart haltpoll_wake_fn(struct hrtimer *timer)
 {
 	struct haltpoll_wake *w = container_of(timer, struct haltpoll_wake, timer);
 	ktime_t late;
 
+	if (w != this_cpu_ptr(&haltpoll_wakes))
+		return HRTIMER_NORESTART;
 	if (!is_idle_task(current) || need_resched())
 		return HRTIMER_NORESTART;
 
@@ -824,9 +832,12 @@ static void haltpoll_ceiling_learn(struct haltpoll_cpu *hc,
  * out was ended by no timer; one that ended before the timer's time, by a
  * wakeup that needed none. Whatever ended the poll after the timer's time
  * is taken as the timer; a poll ended by a remote wakeup, which sends no
- * interrupt to a polling CPU, is dated at the last interrupt before it,
- * early. A sample is capped at the halted lead, beyond which polling could
- * buy nothing.
+ * interrupt to a polling CPU, is dated earlier, at the idle entry or the
+ * exit of the last interrupt that woke nothing, and gives no sample, or
+ * one early. A sample is capped at the halted lead, beyond which polling
+ * could buy nothing. A nohz_full CPU gives none: there the tick code
+ * stamps the idle entry time again on every interrupt's exit, and the
+ * lead stays the halted one.
  */
 static void haltpoll_learn_polled_timer(struct haltpoll_cpu *hc,
 					struct cpuidle_device *dev)
@@ -840,6 +851,8 @@ static void haltpoll_learn_polled_timer(struct haltpoll_cpu *hc,
 		return;
 	if (dev->poll_time_limit)
 		return;		/* no timer ended it */
+	if (tick_nohz_full_cpu(dev->cpu))
+		return;
 	now_ns = haltpoll_reflect_now_ns();
 	if (now_ns < due_ns)
 		return;		/* another wakeup ended it first */
@@ -956,6 +969,7 @@ static int haltpoll_enable_device(struct cpuidle_driver *drv,
 	/* Statistics where the governor runs, not on every machine built. */
 	DO_ONCE_SLEEPABLE(haltpoll_debugfs_init);
 	hrtimer_cancel(&per_cpu_ptr(&haltpoll_wakes, dev->cpu)->timer);
+	WRITE_ONCE(per_cpu_ptr(&haltpoll_wakes, dev->cpu)->ended_halt, false);
 	/*
 	 * An operator may pick this governor for a driver whose first state
 	 * does not poll (WFI on cpuidle-psci, say): there is no window to

@@ -222,7 +222,9 @@ static inline bool haltpoll_timer_first(u64 window_ns, u64 next_timer_ns)
  * catch the timer no sooner than from a halt. So the lead is shortened
  * by the average lateness of the timers the CPU polled for (measured when
  * such a poll ends on or after its timer's time, dated when the
- * interrupt that ended it came in, as an early wakeup's lateness is):
+ * interrupt that ended it came in, close to where an early wakeup's
+ * lateness is read; not on a nohz_full CPU, whose lead stays the halted
+ * one):
  * polling buys only the difference. The CPU then polls for about twice
  * the deviation. An early wakeup that comes with its timer's, which a lead
  * shortened that far brings, measures no polled lateness: when the polled
