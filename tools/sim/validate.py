@@ -45,7 +45,11 @@ OWN_TIMERS = ("tick_nohz_handler", "haltpoll_wake_fn")
 # print_foresight(): each period polled whole, then halting first with
 # the lead at these quantiles of the early wakeup's lateness (1.0: the
 # largest measured, which misses none).
-FORESIGHT_LEVELS = (None, 0.5, 0.9, 1.0)
+FORESIGHT_LEVELS = (None, 0.5, 0.75, 0.9, 0.95, 0.99, 1.0)
+# Issue 11's targets against stock's: each load's latency, and the poll
+# time summed over the paced loads.
+LATENCY_MAX = 1.05
+SUMMED_POLL_MAX = 0.6
 POLL_ENDS = ("its timer", "woken", "run out")
 
 
@@ -73,7 +77,8 @@ POLICY = {"project": "project", "stock": "linux-6.12"}
 
 
 def parse_log(path):
-    """{load: {"idle": {(when, cpu): [..]}, "hpstat": {..}, "events": [..]}}"""
+    """{load: {"idle": {(when, cpu): [..]}, "hpstat": {..}, "events": [..],
+    "ops": round trips, "latency": us per round trip}}"""
     loads, cur = {}, None
     with open(path, errors="replace") as f:
         for line in f:
@@ -94,6 +99,9 @@ def parse_log(path):
                 continue
             if f_[:1] == ["HPSTAT"]:
                 cur["hpstat"][(f_[1], int(f_[2]))] = [int(x) for x in f_[3:]]
+                continue
+            if f_[:1] in (["OPS"], ["LATENCY"]) and len(f_) == 2:
+                cur[f_[0].lower()] = float(f_[1])
                 continue
             m = LINE.search(line)
             if m:
@@ -294,6 +302,18 @@ def wakings(events, cpu):
             and int(re.search(r"target_cpu=(\d+)", rest).group(1)) == cpu]
 
 
+def lag1_correlation(values):
+    """The lag-1 autocorrelation of @values; None for too few or constant."""
+    if len(values) < MIN_SAMPLES:
+        return None
+    mean = sum(values) / len(values)
+    var = sum((x - mean) ** 2 for x in values)
+    if not var:
+        return None
+    return sum((a - mean) * (b - mean)
+               for a, b in zip(values, values[1:])) / var
+
+
 def recur_counts(r):
     """Whether the governor counts residency @r's end, which woke no task.
 
@@ -474,7 +494,8 @@ def record(kernel, path, outdir):
         for cpu in sorted({c for (_, c) in d["idle"]}):
             res, unsure = in_count(residencies(d["events"], cpu, offset),
                                    span)
-            per, counted, delays = periods(res, wakings(d["events"], cpu))
+            woken = wakings(d["events"], cpu)
+            per, counted, delays = periods(res, woken)
             halts = [r["end"] - r["start"] for r in res if r["state"] == 1]
             early = early_wakes(d["events"], cpu)
             # How late the rule's early wakeup comes: as its own hrtimer
@@ -504,6 +525,9 @@ def record(kernel, path, outdir):
                    "timer_late_us": {s: [round(x * 1e6, 1) for x in
                                          delays[("late", s)]]
                                      for s in (0, 1)},
+                   "ops": d.get("ops"), "latency_us": d.get("latency"),
+                   "wake_interval_lag1": lag1_correlation(
+                       [b - a for a, b in zip(woken, woken[1:])]),
                    "caught": counted["caught"], "poll_us": e[1] - b[1],
                    "poll_ends_s": counted["ends_s"],
                    "trace_poll_us": round(counted["poll_us"]),
@@ -626,6 +650,25 @@ def foresight_poll(lengths, lateness, lead):
             n_long * late)
 
 
+def foresight_level(q):
+    """How print_foresight() names a level of FORESIGHT_LEVELS."""
+    return "whole" if q is None else f"q{round(q * 100)}"
+
+
+def foresight_extra_us(row, lateness_rows):
+    """What a catch missed costs a round trip (us), on @row's CPU and load.
+
+    A miss leaves the CPU halted when the wakeup comes: it wakes as a
+    halted vCPU does (the median delay from a task's wakeup to the exit
+    from a halt), not as a polling one. Both delays are the project's,
+    as the lateness is; none if either was not measured.
+    """
+    r = lateness_rows.get((row["load"], row["cpu"]))
+    if not r or not r["halt_wake_ns"] or not r["poll_wake_ns"]:
+        return None
+    return max(0, r["halt_wake_ns"] - r["poll_wake_ns"]) / 1e3
+
+
 def print_foresight(rows, bracket_s):
     """What keeping stock's catches costs in poll time, knowing them ahead.
 
@@ -640,9 +683,20 @@ def print_foresight(rows, bracket_s):
     polling (a TCG host that polled less would deliver timers sooner),
     one lead serves each CPU and load, and a period ended by a timer
     counts how late the timer reached the polling vCPU.
+
+    Each miss adds foresight_extra_us() to stock's latency, spread over
+    the load's round trips: the latency such a governor would have, over
+    stock's as the guest measured it. A level that meets the summed poll
+    target and every paced load's latency bound is one a governor could
+    aim for if it could foretell each period; if none does, the targets
+    conflict on this host. How far a period can be foretold from the last
+    one is printed last: the lag-1 autocorrelation of the intervals
+    between the CPU's task wakeups (squared, the share of an interval's
+    variance that the last one explains).
     """
-    lateness = {(r["load"], r["cpu"]): r["lateness_s"] for r in rows
-                if r["kernel"] == "project"}
+    project = {(r["load"], r["cpu"]): r for r in rows
+               if r["kernel"] == "project"}
+    lateness = {k: r["lateness_s"] for k, r in project.items()}
     stock = [r for r in rows if r["kernel"] == "stock"]
     left = [f"{r['load']} cpu{r['cpu']}" for r in stock
             if not lateness.get((r["load"], r["cpu"]))]
@@ -650,30 +704,69 @@ def print_foresight(rows, bracket_s):
     if not stock:
         return
     print("info    stock's catches with no poll wasted, known ahead: poll"
-          " time / stock's counted (misses / stock's catches), polling"
-          " each whole; halting first, lead at the lateness's median; at"
-          " its 90th percentile; at its largest:")
+          " time / stock's counted (misses / stock's catches) and the"
+          " latency the misses add / stock's, polling each whole, then"
+          " halting first with the lead at quantiles of the lateness ("
+          + ", ".join(foresight_level(q) for q in FORESIGHT_LEVELS) + "):")
     if left:
         print("        left out, no lateness measured: " + ", ".join(left))
-    sums = defaultdict(float)
+    sums, worst = defaultdict(float), {}
     for load in dict.fromkeys(r["load"] for r in stock):
         cpus = [r for r in stock if r["load"] == load]
         counted = sum(r["poll_us"] for r in cpus)
-        caught = sum(r["caught"] for r in cpus)
         cells = []
         for q in FORESIGHT_LEVELS:
-            poll_s = missed = 0.0
-            for row in cpus:
-                poll, miss = foresight_cost(row, lateness, bracket_s, q)
-                poll_s, missed = poll_s + poll, missed + miss
+            poll_us, misses, lat = foresight_load(cpus, project, bracket_s, q)
             if load.startswith("pace"):
-                sums[q] += poll_s * 1e6
-            cells.append(f"{ratio(poll_s * 1e6, counted):4.2f}"
-                         f" ({ratio(missed, caught):4.2f})")
+                sums[q] += poll_us
+                if lat:
+                    worst[q] = max(worst.get(q, 0), lat)
+            cells.append(f"{ratio(poll_us, counted):4.2f} ({misses:4.2f})" +
+                         (f" {lat:4.2f}" if lat else " -"))
         print(f"        {load:9} " + "; ".join(cells))
     paced = sum(r["poll_us"] for r in stock if r["load"].startswith("pace"))
-    print("        paced, summed: " + "; ".join(
-        f"{ratio(sums[q], paced):4.2f}" for q in FORESIGHT_LEVELS))
+    print_foresight_paced({q: ratio(sums[q], paced) for q in sums}, worst)
+    print("        how far the last interval between a CPU's task wakeups"
+          " foretells the next (lag-1 autocorrelation, stock's trace): " +
+          "; ".join(f"{r['load']} cpu{r['cpu']} {r['wake_interval_lag1']:.2f}"
+                    for r in stock if r["load"].startswith("pace") and
+                    r["wake_interval_lag1"] is not None))
+
+
+def foresight_load(cpus, project, bracket_s, q):
+    """A load's foresight at level @q, over its stock rows @cpus.
+
+    Return: the poll time (us), the misses over stock's catches, and the
+    latency over stock's with each miss priced by foresight_extra_us()
+    (None where the guest printed no latency).
+    """
+    lateness = {k: r["lateness_s"] for k, r in project.items()}
+    poll_s = missed = added_us = 0.0
+    for row in cpus:
+        poll, miss = foresight_cost(row, lateness, bracket_s, q)
+        poll_s, missed = poll_s + poll, missed + miss
+        extra = foresight_extra_us(row, project)
+        if miss and extra is not None and row["ops"]:
+            added_us += miss * extra / row["ops"]
+    lat = cpus[0]["latency_us"]
+    return (poll_s * 1e6, ratio(missed, sum(r["caught"] for r in cpus)),
+            1 + added_us / lat if lat else None)
+
+
+def print_foresight_paced(summed, worst):
+    """The paced loads' summed poll and highest latency, level by level."""
+    print("        paced, summed poll: " + "; ".join(
+        f"{summed[q]:4.2f}" for q in FORESIGHT_LEVELS))
+    if not worst:
+        return
+    print("        paced, highest latency: " + "; ".join(
+        f"{worst[q]:4.2f}" if q in worst else "-" for q in FORESIGHT_LEVELS))
+    both = [foresight_level(q) for q in FORESIGHT_LEVELS
+            if worst.get(q, LATENCY_MAX + 1) <= LATENCY_MAX
+            and summed[q] <= SUMMED_POLL_MAX]
+    print(f"        levels meeting the summed poll ({SUMMED_POLL_MAX}) and"
+          f" every paced latency ({LATENCY_MAX}): " +
+          (", ".join(both) or "none"))
 
 
 def foresight_cost(row, lateness, bracket_s, q):

@@ -5,6 +5,7 @@
 # it prints, between "@@LOAD name@@" and "@@END@@":
 #   IDLE begin|end cpu poll_usage poll_time_us halt_usage halt_time_us
 #   HPSTAT begin|end <haltpoll-stat line>     (project kernel only)
+#   OPS n and LATENCY us: the load's round trips, and its usecs per one
 #   the trace lines: cpu_idle, guest_halt_poll_ns, hrtimer_start,
 #   _expire_entry and _cancel, sched_waking and sched_switch from idle,
 #   and the marks "@@COUNT begin|end" and "@@COUNTED begin|end" written
@@ -48,13 +49,17 @@ events() {
 	echo "$1" > $t/events/sched/sched_switch/enable
 }
 
-# Loads sized to fit the trace buffer (8 MB per CPU) under TCG.
+# Loads sized to fit the trace buffer (8 MB per CPU) under TCG. What
+# pipe-bench measured goes to /tmp/result, printed once the counters are
+# read: "OPS round trips" and "LATENCY usecs per round trip".
 run() {
 	case "$1" in
-	unpaced) pipe-bench -l 4000 ;;
-	pace*) pipe-bench -l 2000 -p "${1#pace}" ;;
+	unpaced) set -- -l 4000 ;;
+	pace*) set -- -l 2000 -p "${1#pace}" ;;
 	*) echo "unknown load $1" >&2; exit 2 ;;
-	esac > /dev/null
+	esac
+	pipe-bench "$@" | sed -n -e 's/^loops: \([0-9]*\).*/OPS \1/p' \
+		-e 's/^usecs\/op: /LATENCY /p' > /tmp/result
 }
 
 modprobe cpuidle-haltpoll force=1 || exit 1
@@ -81,7 +86,7 @@ for load in $loads; do
 	echo 0 > $t/tracing_on
 	events 0
 	cat /tmp/counters-begin /tmp/counters-begin.hp \
-	    /tmp/counters-end /tmp/counters-end.hp
+	    /tmp/counters-end /tmp/counters-end.hp /tmp/result
 	grep -E "cpu_idle:|guest_halt_poll_ns:|hrtimer_start:|hrtimer_expire_entry:|hrtimer_cancel:|sched_waking:|sched_switch:|tracing_mark_write: @@" $t/trace
 	echo "@@END@@"
 done
