@@ -965,11 +965,12 @@ static int haltpoll_enable_device(struct cpuidle_driver *drv,
 				  struct cpuidle_device *dev)
 {
 	struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, dev->cpu);
+	struct haltpoll_wake *w = per_cpu_ptr(&haltpoll_wakes, dev->cpu);
 
 	/* Statistics where the governor runs, not on every machine built. */
 	DO_ONCE_SLEEPABLE(haltpoll_debugfs_init);
-	hrtimer_cancel(&per_cpu_ptr(&haltpoll_wakes, dev->cpu)->timer);
-	WRITE_ONCE(per_cpu_ptr(&haltpoll_wakes, dev->cpu)->ended_halt, false);
+	hrtimer_cancel(&w->timer);
+	WRITE_ONCE(w->ended_halt, false);
 	/*
 	 * An operator may pick this governor for a driver whose first state
 	 * does not poll (WFI on cpuidle-psci, say): there is no window to
