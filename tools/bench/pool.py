@@ -26,9 +26,11 @@ import sys
 from versus import KERNELS, TARGETS
 
 # What runs pooled together must share, from their records' "meta": the
-# bench's settings, and the machine and base they ran on.
-SHARED_META = ("governor_params", "host_busy_task", "kernel_options",
-               "host_cpu", "host_cpus", "qemu", "base_linux_source_6.12")
+# bench's settings, and the machine and base they ran on. The project's
+# own parameters (--project-params) are recorded only where given.
+SHARED_META = ("governor_params", "project_governor_params",
+               "host_busy_task", "kernel_options", "host_cpu", "host_cpus",
+               "qemu", "base_linux_source_6.12")
 
 
 def check_runs(record, keys, same_kernel):
