@@ -13,6 +13,9 @@
 # First, once, "BUILD VERSION": the booted kernel's uname -v, which the
 # host checks against the build it meant to boot.
 # Arguments: LOADS, each one of unpaced or paceN (one round trip every N us).
+# An unpaced load named "calibrate" runs first, printed as the others:
+# the host measures the trace's bracket of a poll on it, apart from the
+# loads it compares.
 loads=${*:-"unpaced pace50 pace100 pace300 pace1000"}
 t=/sys/kernel/tracing
 dmesg -n 1
@@ -55,6 +58,7 @@ events() {
 run() {
 	case "$1" in
 	unpaced) set -- -l 4000 ;;
+	calibrate) set -- -l 2000 ;;
 	pace*) set -- -l 2000 -p "${1#pace}" ;;
 	*) echo "unknown load $1" >&2; exit 2 ;;
 	esac
@@ -75,7 +79,7 @@ pipe-bench -l 500 > /dev/null
 # all of them traced (a residency that ends within a read's two marks
 # is either).
 echo 0 > $t/tracing_on
-for load in $loads; do
+for load in calibrate $loads; do
 	echo > $t/trace
 	echo "@@LOAD $load@@"
 	events 1
