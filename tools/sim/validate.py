@@ -23,6 +23,10 @@ time counter. Only the residencies that counter took in are replayed:
 those that ended between the marks of its two reads. Recorded periods
 are written to out/sim/validate/ and kept apart from the synthetic traces
 and the recorded ones in tools/sim/traces.
+
+The guest runs a "calibrate" load first, which is not replayed: on it
+the trace's bracket of a poll (how much wider the trace dates a poll than
+cpuidle counts it) is measured, and taken off each replayed poll.
 """
 import json
 import math
@@ -175,9 +179,9 @@ def trace_bracket_ns(rows):
     after it stops. A caught poll the simulator replays runs from that
     entry to the wakeup plus the measured delay to the exit, so it
     carries the difference, whose share of the poll time is larger the
-    shorter the polls. Printed, not corrected for: the halts' figure,
-    measured apart from the poll time checked, is not the polls'
-    (tools/sim/README.md, recordings 11 to 13).
+    shorter the polls. Over the compared loads it is printed only; the
+    replays lose the polls' bracket as measured on the calibration load
+    (calibrate_bracket_ns()), apart from the poll time checked.
     """
     cost = {}
     for state, n_key, traced_key, counted_key in (
@@ -514,9 +518,12 @@ def record(kernel, path, outdir):
             # exit, come later by the exit's path and fit the guest worse
             # (README).
             lateness = early if len(early) >= MIN_SAMPLES else delays[1]
-            load_spins[load] += delays["spin"]
-            load_overs[load] += delays["over"]
-            gaps += delays["gap"]
+            # The calibration load measures the trace, not the loads
+            # replayed: it adds nothing to the delays they draw from.
+            if load != CALIBRATION_LOAD:
+                load_spins[load] += delays["spin"]
+                load_overs[load] += delays["over"]
+                gaps += delays["gap"]
             trace = os.path.join(outdir, f"{kernel}-{load}-cpu{cpu}.txt")
             with open(trace, "w") as f:
                 for ns, mark in per:
@@ -532,8 +539,9 @@ def record(kernel, path, outdir):
                    "halt_wake_ns": round(median(delays[1]) * 1e9),
                    "poll_wake_ns": round(median(delays[0]) * 1e9),
                    "poll_wake_mean_ns": round(
-                       sum(delays[0]) / len(delays[0]) * 1e9)
-                   if delays[0] else 0,
+                       (sum(delays[0]) / len(delays[0])
+                        if len(delays[0]) >= MIN_SAMPLES
+                        else median(delays[0])) * 1e9),
                    "timer_late_ns": round(median(delays["late"]) * 1e9),
                    "timer_late_us": {s: [round(x * 1e6, 1) for x in
                                          delays[("late", s)]]
@@ -768,6 +776,8 @@ def foresight_load(cpus, project, bracket_s, q):
 
 def print_foresight_paced(summed, worst):
     """The paced loads' summed poll and highest latency, level by level."""
+    if not summed:
+        return
     print("        paced, summed poll: " + "; ".join(
         f"{summed[q]:4.2f}" for q in FORESIGHT_LEVELS))
     if not worst:
@@ -792,23 +802,30 @@ def foresight_cost(row, lateness, bracket_s, q):
 
 
 def calibrate_bracket_ns(kernel, recorded):
-    """The trace's bracket of a poll (ns), from the calibration load.
+    """The trace's bracket of a poll (ns) per CPU, from the calibration load.
 
     Measured on a load apart from those compared, whose polls the trace
     and cpuidle both counted whole (trace_bracket_ns()), so that taking it
     off the replays does not take it from the very counts they are
-    checked against. 0, with a note, where the log has no such load.
+    checked against: each CPU's own where its calibration polls were all
+    counted, else the mean over those that were. {} (0 for every CPU),
+    with a note, where the log has no such load.
     """
     rows = [r for r in recorded if r["load"] == CALIBRATION_LOAD]
-    ns, polls = trace_bracket_ns(rows)[0] if rows else (0, 0)
-    if polls:
-        print(f"info    {kernel}: a poll's trace bracket, from the"
-              f" {CALIBRATION_LOAD} load: {ns / 1e3:.2f} us ({polls} polls),"
-              " taken off each replayed poll")
-    else:
+    own = {r["cpu"]: trace_bracket_ns([r])[0] for r in rows}
+    own = {cpu: ns for cpu, (ns, polls) in own.items() if polls}
+    pooled, polls = trace_bracket_ns(rows)[0] if rows else (0, 0)
+    if not polls:
         print(f"info    {kernel}: no {CALIBRATION_LOAD} load counted whole:"
               " replayed polls keep the trace's bracket")
-    return ns if polls else 0
+        return {}
+    brackets = {r["cpu"]: own.get(r["cpu"], pooled) for r in recorded}
+    print(f"info    {kernel}: a poll's trace bracket from the"
+          f" {CALIBRATION_LOAD} load, taken off each replayed poll: " +
+          ", ".join(f"cpu{cpu} {ns / 1e3:.2f} us" +
+                    ("" if cpu in own else " (the others')")
+                    for cpu, ns in sorted(brackets.items())))
+    return brackets
 
 
 def main():
@@ -819,19 +836,20 @@ def main():
     sim, outdir = sys.argv[1], sys.argv[2]
     logs = dict(a.split("=", 1) for a in sys.argv[3:])
     os.makedirs(outdir, exist_ok=True)
-    rows, failed, totals, costs = [], 0, {}, {}
+    rows, failed, totals, costs, brackets = [], 0, {}, {}, {}
     print(f"{'kernel':8} {'load':9} {'cpu':>3} {'caught':>15} {'ratio':>6}"
           f" {'poll_us':>21} {'ratio':>6}  (simulated / counted)")
     for kernel, path in logs.items():
         tot = defaultdict(lambda: defaultdict(float))
         recorded = record(kernel, path, outdir)
-        bracket_ns = calibrate_bracket_ns(kernel, recorded)
+        brackets[kernel] = calibrate_bracket_ns(kernel, recorded)
         recorded = [r for r in recorded if r["load"] != CALIBRATION_LOAD]
         cost = costs[kernel] = trace_bracket_ns(recorded)
         draws = defaultdict(lambda: [[0] * DRAWS, [0.0] * DRAWS])
         for row in recorded:
             caught, poll_us = simulate(sim, row["trace"], POLICY[kernel],
-                                       row["lead_ns"], row, bracket_ns)
+                                       row["lead_ns"], row,
+                                       brackets[kernel].get(row["cpu"], 0))
             row["sim_caught"] = median(caught)
             sim_poll = median(poll_us)
             row["sim_poll_us"] = round(sim_poll)
@@ -875,7 +893,12 @@ def main():
     print_comparison(totals)
     print_poll_ends(rows)
     if "stock" in costs:
-        print_foresight(rows, costs["stock"][0][0] / 1e9)
+        # The calibration's bracket where measured, not the compared
+        # loads' own (printed above, as the trace's and cpuidle's).
+        cal = brackets["stock"]
+        bracket_ns = (sum(cal.values()) / len(cal) if cal
+                      else costs["stock"][0][0])
+        print_foresight(rows, bracket_ns / 1e9)
     with open(os.path.join(outdir, "validate.json"), "w") as f:
         json.dump([{k: v for k, v in r.items()
                     if k not in ("caught_s", "lateness_s")} for r in rows],

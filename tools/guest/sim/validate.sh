@@ -53,8 +53,8 @@ events() {
 }
 
 # Loads sized to fit the trace buffer (8 MB per CPU) under TCG. What
-# pipe-bench measured goes to /tmp/result, printed once the counters are
-# read: "OPS round trips" and "LATENCY usecs per round trip".
+# pipe-bench measured goes to /tmp/pipe-bench, read once the counters are
+# (result): no other task runs in the counted span.
 run() {
 	case "$1" in
 	unpaced) set -- -l 4000 ;;
@@ -62,8 +62,13 @@ run() {
 	pace*) set -- -l 2000 -p "${1#pace}" ;;
 	*) echo "unknown load $1" >&2; exit 2 ;;
 	esac
-	pipe-bench "$@" | sed -n -e 's/^loops: \([0-9]*\).*/OPS \1/p' \
-		-e 's/^usecs\/op: /LATENCY /p' > /tmp/result
+	pipe-bench "$@" > /tmp/pipe-bench
+}
+
+# result : "OPS round trips" and "LATENCY usecs per round trip".
+result() {
+	sed -n -e 's/^loops: \([0-9]*\).*/OPS \1/p' \
+		-e 's/^usecs\/op: /LATENCY /p' /tmp/pipe-bench
 }
 
 modprobe cpuidle-haltpoll force=1 || exit 1
@@ -79,7 +84,9 @@ pipe-bench -l 500 > /dev/null
 # all of them traced (a residency that ends within a read's two marks
 # is either).
 echo 0 > $t/tracing_on
-for load in calibrate $loads; do
+# Once, first, whatever the loads asked for.
+case " $loads " in *" calibrate "*) ;; *) loads="calibrate $loads" ;; esac
+for load in $loads; do
 	echo > $t/trace
 	echo "@@LOAD $load@@"
 	events 1
@@ -90,7 +97,8 @@ for load in calibrate $loads; do
 	echo 0 > $t/tracing_on
 	events 0
 	cat /tmp/counters-begin /tmp/counters-begin.hp \
-	    /tmp/counters-end /tmp/counters-end.hp /tmp/result
+	    /tmp/counters-end /tmp/counters-end.hp
+	result
 	grep -E "cpu_idle:|guest_halt_poll_ns:|hrtimer_start:|hrtimer_expire_entry:|hrtimer_cancel:|sched_waking:|sched_switch:|tracing_mark_write: @@" $t/trace
 	echo "@@END@@"
 done
