@@ -32,6 +32,7 @@ import json
 import math
 import os
 import re
+import statistics
 import subprocess
 import sys
 from collections import defaultdict
@@ -313,7 +314,7 @@ def lag1_correlation(values):
     """The lag-1 autocorrelation of @values; None for too few or constant."""
     if len(values) < MIN_SAMPLES:
         return None
-    mean = sum(values) / len(values)
+    mean = statistics.fmean(values)
     var = sum((x - mean) ** 2 for x in values)
     if not var:
         return None
@@ -539,7 +540,7 @@ def record(kernel, path, outdir):
                    "halt_wake_ns": round(median(delays[1]) * 1e9),
                    "poll_wake_ns": round(median(delays[0]) * 1e9),
                    "poll_wake_mean_ns": round(
-                       (sum(delays[0]) / len(delays[0])
+                       (statistics.fmean(delays[0])
                         if len(delays[0]) >= MIN_SAMPLES
                         else median(delays[0])) * 1e9),
                    "timer_late_ns": round(median(delays["late"]) * 1e9),
@@ -716,12 +717,11 @@ def print_foresight(rows, bracket_s):
     variance that the last one explains).
     """
     project = {(r["load"], r["cpu"]): r for r in rows
-               if r["kernel"] == "project"}
-    lateness = {k: r["lateness_s"] for k, r in project.items()}
+               if r["kernel"] == "project" and r["lateness_s"]}
     stock = [r for r in rows if r["kernel"] == "stock"]
     left = [f"{r['load']} cpu{r['cpu']}" for r in stock
-            if not lateness.get((r["load"], r["cpu"]))]
-    stock = [r for r in stock if lateness.get((r["load"], r["cpu"]))]
+            if (r["load"], r["cpu"]) not in project]
+    stock = [r for r in stock if (r["load"], r["cpu"]) in project]
     if not stock:
         return
     print("info    stock's catches with no poll wasted, known ahead: poll"
@@ -761,10 +761,9 @@ def foresight_load(cpus, project, bracket_s, q):
     latency over stock's with each miss priced by foresight_extra_us()
     (None where the guest printed no latency).
     """
-    lateness = {k: r["lateness_s"] for k, r in project.items()}
     poll_s = missed = added_us = 0.0
     for row in cpus:
-        poll, miss = foresight_cost(row, lateness, bracket_s, q)
+        poll, miss = foresight_cost(row, project, bracket_s, q)
         poll_s, missed = poll_s + poll, missed + miss
         extra = foresight_extra_us(row, project)
         if miss and extra is not None and row["ops"]:
@@ -792,12 +791,13 @@ def print_foresight_paced(summed, worst):
           (", ".join(both) or "none"))
 
 
-def foresight_cost(row, lateness, bracket_s, q):
-    """foresight_poll() of a stock @row; polled whole if @q is None."""
+def foresight_cost(row, project, bracket_s, q):
+    """foresight_poll() of a stock @row, with the lateness of the @project
+    row of its load and CPU; polled whole if @q is None."""
     lengths = [max(0.0, x - bracket_s) for x in row["caught_s"]]
     if q is None:
         return sum(lengths), 0
-    late = lateness[(row["load"], row["cpu"])]
+    late = project[(row["load"], row["cpu"])]["lateness_s"]
     return foresight_poll(lengths, late, quantile(late, q))
 
 
