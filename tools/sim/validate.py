@@ -28,6 +28,8 @@ The guest runs a "calibrate" load first, which is not replayed: on it
 the trace's bracket of a poll (how much wider the trace dates a poll than
 cpuidle counts it) is measured, and taken off each replayed poll.
 """
+import bisect
+import itertools
 import json
 import math
 import os
@@ -56,6 +58,14 @@ FORESIGHT_LEVELS = (None, 0.5, 0.75, 0.9, 0.95, 0.99, 1.0)
 LATENCY_MAX = 1.05
 SUMMED_POLL_MAX = 0.6
 POLL_ENDS = ("its timer", "woken", "run out")
+# print_schedule_estimate(): the step of halts and poll limits tried
+# (ns), the longest halt, past every paced load's periods, the
+# lateness's quantiles drawn, and the plain windows replayed for a live
+# run to check.
+SCHEDULE_STEP_NS = 10000
+SCHEDULE_HALT_MAX_NS = 1500000
+SCHEDULE_LATENESS_DRAWS = 20
+WINDOW_REPLAYS_NS = (120000,)
 # A load the guest runs first, traced and counted as the others, only to
 # measure the trace's bracket of a poll (calibrate_bracket_ns()).
 CALIBRATION_LOAD = "calibrate"
@@ -561,7 +571,8 @@ def record(kernel, path, outdir):
                    "unsure1": sum(1 for r in unsure if r["state"] == 1),
                    # For print_foresight(), not written out.
                    "caught_s": delays["caught_len"],
-                   "lateness_s": lateness}
+                   "lateness_s": lateness,
+                   "periods_s": [period_kind(ns, mark) for ns, mark in per]}
             if hp:
                 row["hpstat_caught"] = hp[1] - d["hpstat"][("begin", cpu)][1]
                 # The model moves the lead with the lateness it draws,
@@ -592,6 +603,7 @@ def record(kernel, path, outdir):
                 row["overshoots"] = over
     for row in traces:
         row["gap_ns"] = round(median(gaps) * 1e9)
+        row["overshoot_ns"] = round(median(overs) * 1e9)
     return traces
 
 
@@ -801,6 +813,256 @@ def foresight_cost(row, project, bracket_s, q):
     return foresight_poll(lengths, late, quantile(late, q))
 
 
+def period_kind(ns, mark):
+    """A written period (periods()) as (length_s, kind, polled_catch).
+
+    The kind is the mark's letter: "w" a task's wakeup ended it, "t" a
+    timer, "n" the tick before a known timer, "i" an interrupt that woke
+    no task, "" anything else. A wakeup with no delay after it ended a
+    poll: the poll caught it.
+    """
+    words = mark.split()
+    kind = words[0] if words and words[0] in "wtni" else ""
+    caught = kind == "w" and (len(words) == 1 or not words[1].isdigit())
+    return ns / 1e9, kind, caught
+
+
+class Schedule:
+    """A stock CPU's periods other than its timers', to replay schedules on.
+
+    A schedule halts from the idle entry until an early wakeup (or not at
+    all), polls from when that wakeup comes until a wakeup or its reach,
+    and halts after. Built from a stock @row, less @bracket_s a period.
+    """
+
+    def __init__(self, row, bracket_s):
+        rest = [(max(0.0, x - bracket_s), k) for x, k, _ in row["periods_s"]
+                if k != "t"]
+        self.lengths = sorted(x for x, _ in rest)
+        self.sums = [0.0] + list(itertools.accumulate(self.lengths))
+        self.woken = sorted(x for x, k in rest if k == "w")
+        # cpuidle counts a caught poll until the CPU leaves it.
+        self.exit_s = row["poll_wake_mean_ns"] / 1e9
+        self.spin_s = row["spin_ns"] / 1e9
+        self.over_s = row["overshoot_ns"] / 1e9
+        self.caught = sum(1 for _, _, c in row["periods_s"] if c)
+        self.own_timers = any(k == "t" for _, k, _ in row["periods_s"])
+
+    def reach_s(self, limit_s):
+        """How long a poll limited to @limit_s lasts if nothing ends it.
+
+        The poll loop reads the clock between spins: a poll lasts at
+        least one, and runs past its limit by the overshoot (medians).
+        """
+        return max(self.spin_s, limit_s + self.over_s)
+
+    def cost(self, start_s, end_s):
+        """Poll time (s) and task wakeups caught, polling from @start_s
+        to @end_s after the idle entry; sorted lengths and their prefix
+        sums make it a few bisections."""
+        a = self.lengths
+        i = bisect.bisect_left(a, start_s)
+        j = bisect.bisect_right(a, end_s)
+        caught = bisect.bisect_right(self.woken, end_s) - \
+            bisect.bisect_left(self.woken, start_s)
+        poll = self.sums[j] - self.sums[i] - (j - i) * start_s + \
+            (len(a) - j) * (end_s - start_s) + caught * self.exit_s
+        return poll, caught
+
+
+def schedule_front(sched, lateness, limits, per_op_us):
+    """The schedules of one CPU that no other beats on both counts.
+
+    Each (poll_s, gain_us, halt_s, limit_s): the expected poll time and
+    the latency per round trip its catches save (@per_op_us each), over
+    SCHEDULE_LATENESS_DRAWS quantiles of @lateness (the early wakeup
+    comes that late; a halt of 0 has none), for each halt in
+    SCHEDULE_STEP_NS steps and each poll limit of @limits; and halting
+    throughout (halt None), which polls for nothing.
+    """
+    draws = [quantile(lateness, (i + 0.5) / SCHEDULE_LATENESS_DRAWS)
+             for i in range(SCHEDULE_LATENESS_DRAWS)]
+    points = [(0.0, 0.0, None, 0.0)]
+    for step in range(SCHEDULE_HALT_MAX_NS // SCHEDULE_STEP_NS + 1):
+        halt_s = step * SCHEDULE_STEP_NS / 1e9
+        late = draws if halt_s else [0.0]
+        for limit_s in limits:
+            reach_s = sched.reach_s(limit_s)
+            costs = [sched.cost(halt_s + x, halt_s + x + reach_s)
+                     for x in late]
+            poll = statistics.fmean(c[0] for c in costs)
+            caught = statistics.fmean(c[1] for c in costs)
+            points.append((poll, caught * per_op_us, halt_s, limit_s))
+    points.sort(key=lambda p: (-p[1], p[0]))
+    front, least = [], math.inf
+    for p in points:
+        if p[0] < least:
+            front.append(p)
+            least = p[0]
+    return front
+
+
+def schedule_cpus(cpus, project, bracket_s):
+    """Each stock row of @cpus with its Schedule, the latency one of its
+    catches saves per round trip (us), and the poll time (s) the project
+    gave the CPU's own timers; None if a delay was not measured."""
+    out = []
+    for row in cpus:
+        key = (row["load"], row["cpu"])
+        extra_us = foresight_extra_us(row, project)
+        if extra_us is None or not row["ops"]:
+            return None
+        out.append((row, Schedule(row, bracket_s), extra_us / row["ops"],
+                    project[key]["poll_ends_s"]["its timer"]))
+    return out
+
+
+def schedule_load(cpus, project, limits):
+    """The pair of schedules that polls least within the latency.
+
+    @cpus from schedule_cpus(). Return: (poll time us, latency over
+    stock's, [(cpu, halt_s, limit_s, reach_s)]), None if no pair keeps
+    the latency within LATENCY_MAX of stock's.
+    """
+    lat_us = cpus[0][0]["latency_us"]
+    fronts = []
+    for row, sched, per_op_us, timer_s in cpus:
+        front = schedule_front(sched, project[(row["load"], row["cpu"])]
+                               ["lateness_s"], limits, per_op_us)
+        # Latency added per round trip, against stock's catches.
+        fronts.append([(poll + timer_s,
+                        sched.caught * per_op_us - gain, halt, limit)
+                       for poll, gain, halt, limit in front])
+    budget_us = (LATENCY_MAX - 1) * lat_us
+    best = None
+    for pair in itertools.product(*fronts):
+        added_us = sum(p[1] for p in pair)
+        poll_s = sum(p[0] for p in pair)
+        if added_us <= budget_us and (best is None or poll_s < best[0]):
+            best = (poll_s, added_us, pair)
+    if best is None:
+        return None
+    picks = [(row["cpu"], p[2], p[3], sched.reach_s(p[3]))
+             for (row, sched, _, _), p in zip(cpus, best[2])]
+    return best[0] * 1e6, 1 + best[1] / lat_us, picks
+
+
+def schedule_pick(cpu, halt_s, limit_s, reach_s):
+    """How print_schedule_estimate() names a CPU's schedule."""
+    if halt_s is None:
+        return f"cpu{cpu} halt"
+    return (f"cpu{cpu} {halt_s * 1e6:.0f}+{limit_s * 1e6:.0f}"
+            f"~{reach_s * 1e6:.0f}")
+
+
+def print_schedule_estimate(rows, bracket_s):
+    """The least poll time one fixed schedule per CPU and load could have.
+
+    Each CPU of each paced load gets the one schedule (Schedule) that,
+    with the other CPU's, polls least over stock's trace while the
+    misses it adds, each priced as print_foresight() prices one, keep
+    the load's latency within LATENCY_MAX of stock's; a catch stock
+    missed is credited as much, on either CPU. Halts run to past every
+    paced load's periods, poll limits to guest_halt_poll_ns's default,
+    each reaching as far as such a poll does (Schedule.reach_s()), and
+    halting throughout is one schedule. The CPU's own timers, which a
+    governor knows ahead, count as the project polled for them, trace
+    bracket and all; early wakeups come as late as the project's on
+    that CPU and load (its halted wakeups' delay where fewer than
+    MIN_SAMPLES fired, as for print_foresight()). Chosen knowing the
+    whole trace, it is a schedule a governor that learns from the past
+    could only approach; unlike print_foresight()'s, that governor
+    knows no period ahead, only the spread of them all. An estimate,
+    not a bound: it leaves out a halt's entry and exit, and replays the
+    schedules on stock's periods, which a policy moves (tools/sim/README).
+
+    Two checks follow. A plain window at the largest limit, where
+    stock's window sits while it catches its wakeups, against stock's
+    counted poll time and catches on the CPUs no timer of their own
+    wakes and whose wakeups stock mostly caught. And plain windows at
+    WINDOW_REPLAYS_NS on both CPUs, as a live run of the project's kernel
+    with guest_halt_poll_recurring=N, guest_halt_poll_allow_shrink=N and
+    guest_halt_poll_grow_start and guest_halt_poll_ns at the window has
+    them on a CPU that no timer of its own wakes: that CPU's poll time
+    and the load's latency over stock's.
+    """
+    project = {(r["load"], r["cpu"]): r for r in rows
+               if r["kernel"] == "project" and r["lateness_s"]}
+    stock = [r for r in rows if r["kernel"] == "stock" and
+             r["load"].startswith("pace") and
+             (r["load"], r["cpu"]) in project]
+    if not stock:
+        return
+    limits = [n * SCHEDULE_STEP_NS / 1e9
+              for n in range(1, MAX_WINDOW_NS // SCHEDULE_STEP_NS + 1)]
+    print("info    one schedule per CPU and load, chosen knowing stock's"
+          " whole trace (halt + poll limit ~ the poll's reach, us), the"
+          f" least poll time with latency within {LATENCY_MAX} of"
+          " stock's: poll time / stock's counted (the project's counted),"
+          " latency / stock's:")
+    summed = counted = project_counted = 0.0
+    left, loads = [], {}
+    for load in dict.fromkeys(r["load"] for r in stock):
+        rows_load = [r for r in stock if r["load"] == load]
+        cpus = schedule_cpus(rows_load, project, bracket_s)
+        best = schedule_load(cpus, project, limits) \
+            if cpus and rows_load[0]["latency_us"] else None
+        if best is None:
+            left.append(load)
+            print(f"        {load:9} none: " +
+                  ("no pair within the latency" if cpus and
+                   rows_load[0]["latency_us"] else "a delay not measured"))
+            continue
+        loads[load] = cpus
+        load_counted = sum(r["poll_us"] for r in rows_load)
+        load_project = sum(project[(load, r["cpu"])]["poll_us"]
+                           for r in rows_load)
+        poll_us, lat, picks = best
+        summed += poll_us
+        counted += load_counted
+        project_counted += load_project
+        print(f"        {load:9} {ratio(poll_us, load_counted):4.2f}"
+              f" ({ratio(load_project, load_counted):4.2f}) {lat:5.3f} " +
+              ", ".join(schedule_pick(*p) for p in picks))
+    print("        paced, summed poll: " +
+          (f"{ratio(summed, counted):4.2f} (the project's counted"
+           f" {ratio(project_counted, counted):4.2f})" if not left else
+           "n/a, " + ", ".join(left) + " left out"))
+    print_schedule_checks(loads, limits[-1])
+
+
+def print_schedule_checks(loads, top_s):
+    """print_schedule_estimate()'s two checks, over @loads' CPUs."""
+    checks = []
+    for cpus in loads.values():
+        for row, sched, _, _ in cpus:
+            woken = sum(1 for _, k, _ in row["periods_s"] if k == "w")
+            if sched.own_timers or 2 * sched.caught < woken:
+                continue
+            poll, caught = sched.cost(0.0, sched.reach_s(top_s))
+            checks.append(f"{row['load']} cpu{row['cpu']} poll"
+                          f" {ratio(poll * 1e6, row['poll_us']):.2f}, caught"
+                          f" {ratio(caught, sched.caught):.2f}")
+    print(f"        check, a {top_s * 1e6:.0f} us window replayed /"
+          " stock's counted: " + ("; ".join(checks) or "none"))
+    for window_ns in WINDOW_REPLAYS_NS:
+        cells = []
+        for load, cpus in loads.items():
+            added_us, own = 0.0, []
+            for row, sched, per_op_us, _ in cpus:
+                poll, caught = sched.cost(
+                    0.0, sched.reach_s(window_ns / 1e9))
+                added_us += (sched.caught - caught) * per_op_us
+                if not sched.own_timers:
+                    own.append(f"cpu{row['cpu']}"
+                               f" {ratio(poll * 1e6, row['poll_us']):.2f}")
+            lat = 1 + added_us / cpus[0][0]["latency_us"]
+            cells.append(f"{load} {' '.join(own)} latency {lat:.3f}")
+        print(f"        a {window_ns / 1e3:.0f} us window on both CPUs,"
+              " poll time / stock's counted where no own timer: " +
+              "; ".join(cells))
+
+
 def calibrate_bracket_ns(kernel, recorded):
     """The trace's bracket of a poll (ns) per CPU, from the calibration load.
 
@@ -899,9 +1161,11 @@ def main():
         bracket_ns = (sum(cal.values()) / len(cal) if cal
                       else costs["stock"][0][0])
         print_foresight(rows, bracket_ns / 1e9)
+        print_schedule_estimate(rows, bracket_ns / 1e9)
     with open(os.path.join(outdir, "validate.json"), "w") as f:
         json.dump([{k: v for k, v in r.items()
-                    if k not in ("caught_s", "lateness_s")} for r in rows],
+                    if k not in ("caught_s", "lateness_s", "periods_s")}
+                   for r in rows],
                   f, indent=1)
     print(f"{len(rows)} traces; {failed} kernel/load pairs outside"
           f" {TOLERANCE:.0%}")
