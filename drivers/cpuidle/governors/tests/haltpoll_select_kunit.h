@@ -81,6 +81,12 @@ static void haltpoll_test_reflect(struct haltpoll_select_fixture *f, int index,
 {
 	f->dev.last_residency_ns = residency_ns;
 	f->dev.poll_time_limit = poll_timed_out;
+	/*
+	 * A reschedule the scheduler left pending on this task (another task
+	 * woken on this CPU while the case spun) would read as the task
+	 * wakeup that ended the period: take it first.
+	 */
+	cond_resched();
 	preempt_disable();
 	/* No tick ended these periods: drop one left from the CPU's last idle. */
 	tick_nohz_idle_got_tick();
