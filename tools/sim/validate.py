@@ -703,6 +703,12 @@ def foresight_extra_us(row, lateness_rows):
     return max(0, r["halt_wake_ns"] - r["poll_wake_ns"]) / 1e3
 
 
+def project_with_lateness(rows):
+    """The project's rows by (load, cpu), where its early wakeups' lateness
+    was measured: what the foresight and schedule estimates draw on."""
+    return {(r["load"], r["cpu"]): r for r in rows
+            if r["kernel"] == "project" and r["lateness_s"]}
+
 def print_foresight(rows, bracket_s):
     """What keeping stock's catches costs in poll time, knowing them ahead.
 
@@ -728,8 +734,7 @@ def print_foresight(rows, bracket_s):
     between the CPU's task wakeups (squared, the share of an interval's
     variance that the last one explains).
     """
-    project = {(r["load"], r["cpu"]): r for r in rows
-               if r["kernel"] == "project" and r["lateness_s"]}
+    project = project_with_lateness(rows)
     stock = [r for r in rows if r["kernel"] == "stock"]
     left = [f"{r['load']} cpu{r['cpu']}" for r in stock
             if (r["load"], r["cpu"]) not in project]
@@ -880,6 +885,7 @@ def schedule_front(sched, lateness, limits, per_op_us):
     SCHEDULE_STEP_NS steps and each poll limit of @limits; and halting
     throughout (halt None), which polls for nothing.
     """
+    lateness = sorted(lateness)
     draws = [quantile(lateness, (i + 0.5) / SCHEDULE_LATENESS_DRAWS)
              for i in range(SCHEDULE_LATENESS_DRAWS)]
     points = [(0.0, 0.0, None, 0.0)]
@@ -986,8 +992,7 @@ def print_schedule_estimate(rows, bracket_s):
     them on a CPU that no timer of its own wakes: that CPU's poll time
     and the load's latency over stock's.
     """
-    project = {(r["load"], r["cpu"]): r for r in rows
-               if r["kernel"] == "project" and r["lateness_s"]}
+    project = project_with_lateness(rows)
     stock = [r for r in rows if r["kernel"] == "stock" and
              r["load"].startswith("pace") and
              (r["load"], r["cpu"]) in project]
@@ -1036,8 +1041,7 @@ def print_schedule_checks(loads, top_s):
     checks = []
     for cpus in loads.values():
         for row, sched, _, _ in cpus:
-            woken = sum(1 for _, k, _ in row["periods_s"] if k == "w")
-            if sched.own_timers or 2 * sched.caught < woken:
+            if sched.own_timers or 2 * sched.caught < len(sched.woken):
                 continue
             poll, caught = sched.cost(0.0, sched.reach_s(top_s))
             checks.append(f"{row['load']} cpu{row['cpu']} poll"

@@ -53,8 +53,8 @@ events() {
 }
 
 # Loads sized to fit the trace buffer (8 MB per CPU) under TCG. What
-# pipe-bench measured goes to /tmp/pipe-bench, read once the counters are
-# (result): no other task runs in the counted span.
+# pipe-bench measured goes to /tmp/pipe-bench, and result() reads it only
+# after the counters: no other task runs in the counted span.
 run() {
 	case "$1" in
 	unpaced) set -- -l 4000 ;;
@@ -84,7 +84,7 @@ pipe-bench -l 500 > /dev/null
 # all of them traced (a residency that ends within a read's two marks
 # is either).
 echo 0 > $t/tracing_on
-# Once, first, whatever the loads asked for.
+# The calibration load runs once: first, unless the loads name it.
 case " $loads " in *" calibrate "*) ;; *) loads="calibrate $loads" ;; esac
 for load in $loads; do
 	echo > $t/trace
