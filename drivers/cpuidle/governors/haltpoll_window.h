@@ -492,12 +492,12 @@ static inline unsigned int haltpoll_timerless_next(unsigned int timerless,
  * wakeups that rare save little by a poll before each.
  * haltpoll_recur_counts() says which idle periods end on a wakeup.
  *
- * A deviation of a quarter of the interval lets the poll run up to half
- * an interval past the expected time, within guest_halt_poll_ns still.
- * An eighth was too tight for a wakeup that a timer of another vCPU
- * paces: under QEMU TCG a 300 us pace's intervals deviated by about a
- * sixth, steady by an eighth on half of the idle periods only, by a
- * quarter on 85% of them (the estimator replayed on one recorded run).
+ * A deviation of up to a third of the interval lets the poll run up to
+ * two thirds of an interval past the expected time, capped at
+ * guest_halt_poll_ns. That takes in the CPU that answers a paced
+ * request, whose wakeups carry the request's varying transit on top of
+ * the pace, and still leaves out wakeups that come at random, whose
+ * average deviation is about three quarters of their average interval.
  *
  * An interrupt that ends a halt and wakes no task counts as a wakeup: it
  * may be the request whose task runs later. When the next wakeup counted
@@ -516,7 +516,7 @@ static inline unsigned int haltpoll_timerless_next(unsigned int timerless,
  * like the timer's, expected a period later, and not be polled for.
  */
 #define HALTPOLL_RECUR_MIN	8U
-#define HALTPOLL_RECUR_JITTER	4U
+#define HALTPOLL_RECUR_JITTER	3U
 #define HALTPOLL_RECUR_SPLIT	4U
 #define HALTPOLL_RECUR_MAX_NS	20000000ULL
 

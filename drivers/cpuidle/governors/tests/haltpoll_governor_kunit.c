@@ -568,8 +568,10 @@ static const struct recur_case recur_cases[] = {
 	  false, 0, 0, 0 },
 	{ "eight steady 300 us: due 300 us after the last", { 300 * US, 300 * US },
 	  8, 0, 20 * US, true, 280 * US, 320 * US, 1 * US },
-	{ "225 and 375 us: too much jitter (dev 0.26 of the average)",
-	  { 225 * US, 375 * US }, 40, 0, 20 * US, false, 0, 0, 0 },
+	{ "200 and 400 us: too much jitter (dev 0.35 of the average)",
+	  { 200 * US, 400 * US }, 40, 0, 20 * US, false, 0, 0, 0 },
+	{ "210 and 390 us: steady (dev 96 us, 0.31), latest 192 us after due",
+	  { 210 * US, 390 * US }, 40, 0, 0, true, 306 * US, 498 * US, 1 * US },
 	{ "235 and 365 us: steady (dev 69 us, 0.23), latest 139 us after due",
 	  { 235 * US, 365 * US }, 41, 0, 0, true, 295 * US, 434 * US, 1 * US },
 	{ "290 and 310 us: steady about 300 us", { 290 * US, 310 * US }, 41, 0,
@@ -637,6 +639,44 @@ static void haltpoll_recurrence_test(struct kunit *test)
 		if (c->latest_ns)
 			expect_within(test, due_ns, c->due_ns, c->slack_ns,
 				      c->name);
+	}
+}
+
+struct recur_gate_case {
+	const char *name;
+	u64 avg_ns;
+	u64 dev_ns;
+	unsigned int seen;
+	bool steady;
+};
+
+/*
+ * The gate alone, at its bound: steady from HALTPOLL_RECUR_MIN intervals
+ * on, while the deviation is at most a third of the average.
+ */
+static const struct recur_gate_case recur_gate_cases[] = {
+	{ "a third of 300 us: steady", 300 * US, 100 * US, HALTPOLL_RECUR_MIN,
+	  true },
+	{ "a third and 1 ns: not steady", 300 * US, 100 * US + 1,
+	  HALTPOLL_RECUR_MIN, false },
+	{ "a quarter: steady", 300 * US, 75 * US, HALTPOLL_RECUR_MIN, true },
+	{ "no deviation, one interval too few", 300 * US, 0,
+	  HALTPOLL_RECUR_MIN - 1, false },
+};
+
+static void haltpoll_recur_steady_test(struct kunit *test)
+{
+	const struct recur_gate_case *c;
+
+	for (c = recur_gate_cases;
+	     c < recur_gate_cases + ARRAY_SIZE(recur_gate_cases); c++) {
+		struct haltpoll_recurrence r = {
+			.interval = { .avg_ns = c->avg_ns, .dev_ns = c->dev_ns },
+			.seen = c->seen,
+		};
+
+		KUNIT_EXPECT_EQ_MSG(test, haltpoll_recur_steady(&r), c->steady,
+				    "case: %s", c->name);
 	}
 }
 
@@ -850,6 +890,7 @@ static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_lead_in_use_test),
 	KUNIT_CASE(haltpoll_timer_walk_test),
 	KUNIT_CASE(haltpoll_recurrence_test),
+	KUNIT_CASE(haltpoll_recur_steady_test),
 	KUNIT_CASE(haltpoll_recur_counts_test),
 	KUNIT_CASE(haltpoll_band_add_test),
 	KUNIT_CASE(haltpoll_ceiling_ns_test),
