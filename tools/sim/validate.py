@@ -457,10 +457,14 @@ def periods(res, woken):
     return lines, counted, delays
 
 
+def quantile_sorted(values, q):
+    """quantile() of @values already sorted: no sort per call."""
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
 def quantile(values, q):
     """The upper nearest-rank @q quantile of @values; 1.0, the largest."""
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
+    return quantile_sorted(sorted(values), q)
 
 
 def median(values):
@@ -709,6 +713,7 @@ def project_with_lateness(rows):
     return {(r["load"], r["cpu"]): r for r in rows
             if r["kernel"] == "project" and r["lateness_s"]}
 
+
 def print_foresight(rows, bracket_s):
     """What keeping stock's catches costs in poll time, knowing them ahead.
 
@@ -886,7 +891,7 @@ def schedule_front(sched, lateness, limits, per_op_us):
     throughout (halt None), which polls for nothing.
     """
     lateness = sorted(lateness)
-    draws = [quantile(lateness, (i + 0.5) / SCHEDULE_LATENESS_DRAWS)
+    draws = [quantile_sorted(lateness, (i + 0.5) / SCHEDULE_LATENESS_DRAWS)
              for i in range(SCHEDULE_LATENESS_DRAWS)]
     points = [(0.0, 0.0, None, 0.0)]
     for step in range(SCHEDULE_HALT_MAX_NS // SCHEDULE_STEP_NS + 1):
