@@ -53,6 +53,10 @@
  *    while looks for one on some idle entries only (haltpoll-timer-walk).
  *    Otherwise poll for window_ns, keeping the tick (it is not stopped
  *    for a period that short).
+ *    A wakeup that came after a poll ran out, before its halt was
+ *    entered, was not caught by the window either: halt at the next idle
+ *    entry (a late catch: haltpoll_reflect(),
+ *    haltpoll_forget_unreflected()).
  * 3. When halting for a timer or an early wakeup due within a tick, keep
  *    the tick, as menu does for an idle period it predicts that short
  *    (haltpoll_halt_until()); so too with the window closed, when the next
@@ -121,8 +125,8 @@
  * struct haltpoll_cpu - per-CPU governor state
  * @window_ns: current poll window
  * @poll_ns: time the current idle period polled before its poll timed out;
- *	non-zero only until the halt that follows (a timed-out poll lasted
- *	longer than its limit, so it is never 0)
+ *	non-zero only until a halt after it is entered (a timed-out poll
+ *	lasted longer than its limit, so it is never 0)
  * @last_idle_ns: length of the previous idle period
  * @polls_caught: polls that ended on a wakeup, since the CPU's cpuidle
  *	device was enabled
@@ -644,6 +648,17 @@ static void haltpoll_early_woke(struct haltpoll_cpu *hc, bool lead_shortened)
  * on the way in, -EBUSY): forget what the previous selection left for its
  * reflection, or it would shape an unrelated idle period. The pending
  * wakeup did end that period: note it for haltpoll-recurring-wakeup.
+ *
+ * Except the halt after a poll that ran out: a wakeup in the gap before
+ * that halt was not caught by the window, like one pending when the poll
+ * was reflected (a late catch, haltpoll_reflect()), and is taken as one.
+ * The poll's length is kept, so that the next idle entry halts, as Linux
+ * 6.12 does (its state still says "a poll that ran out"), and the window
+ * learns from that halt as after a late catch. Polling there instead
+ * keeps a CPU whose wakeups come about a window apart polling where a
+ * halt gives the host CPU back, which a host with more runnable threads
+ * than CPUs needs to run the other vCPUs. The poll ceiling learns
+ * nothing from such a poll.
  */
 static void haltpoll_forget_unreflected(struct haltpoll_cpu *hc)
 {
@@ -653,7 +668,7 @@ static void haltpoll_forget_unreflected(struct haltpoll_cpu *hc)
 	if (hc->entry_ns)
 		haltpoll_recur_woken(&hc->recur, hc->entry_ns + hc->poll_ns,
 				     true);
-	hc->poll_ns = 0;
+	hc->late_catch = hc->entry_ns && hc->poll_ns;
 	hc->poll_limit_ns = 0;
 	hc->near_timer_ns = 0;
 	hc->timer_due_ns = 0;
@@ -731,7 +746,7 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	polling = max_ns && !dev->states_usage[0].disable;
 	/*
 	 * No timer rule applies to a CPU that does not poll, nor to the halt
-	 * after a poll that timed out (poll_ns is set only until it).
+	 * after a poll that timed out (poll_ns is set until one is entered).
 	 */
 	if (!polling || hc->poll_ns)
 		return haltpoll_halt(hc, polling, stop_tick);

@@ -434,6 +434,8 @@ static void haltpoll_select_halt_until_tick_test(struct kunit *test)
 /*
  * cpuidle does not reflect a state it could not enter (-EBUSY): what the
  * selection left for its reflection must not shape the next idle period.
+ * The halt after a poll that ran out is the exception: a wakeup before it
+ * is a late catch, and the halt stays due.
  */
 static void haltpoll_select_ebusy_test(struct kunit *test)
 {
@@ -441,6 +443,8 @@ static void haltpoll_select_ebusy_test(struct kunit *test)
 	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
 	bool stop_tick;
 
+	/* Dates the periods, which the late catch's halt is checked for. */
+	WRITE_ONCE(haltpoll_recurring, true);
 	hc->window_ns = 200 * HP_US;
 	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
 	haltpoll_test_reflect(f, 0, 200 * HP_US, true);
@@ -448,6 +452,15 @@ static void haltpoll_select_ebusy_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
 	/* A CPU that polls stops the tick to halt, after a short period too. */
 	KUNIT_EXPECT_TRUE(test, stop_tick);
+	/* The wakeup came after the window: halt until a halt is entered. */
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_EXPECT_TRUE(test, stop_tick);
+	/* A late catch's halt: its period is dated back by the poll. */
+	KUNIT_EXPECT_EQ(test, hc->entry_ns, f->now_ns - 200 * HP_US);
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	/* The halt is learned from with the poll before it, as a late catch's. */
+	haltpoll_test_reflect(f, 1, 50 * HP_US, false);
+	KUNIT_EXPECT_EQ(test, hc->window_ns, 400 * HP_US);
 	KUNIT_EXPECT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
 
 	/*
