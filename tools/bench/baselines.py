@@ -74,8 +74,10 @@ def update_record(path, fields):
 
 def phase_busy(samples_path, column=1):
     """Host CPU seconds and wall seconds of each phase, from the sampler's
-    lines "TIME ALL_NS [VCPU_NS] @@PHASE_config_load@@" (column 1: all of
-    QEMU's threads; 2: its vCPU threads, where sampled): an interval counts
+    lines "TIME ALL_NS [VCPU_NS [VCPU_WAIT_NS cpus=... [busy=N]]]
+    @@PHASE_config_load@@" (column 1: all of QEMU's threads; 2: its vCPU
+    threads; 3: the time they waited for a host CPU, where sampled; the
+    placement words are phase_placement()'s): an interval counts
     for a phase only when both its ends lie in it, so phase edges do not
     smear. The CPU time sums the live threads' run times, so an interval in
     which a thread exited (its time leaves the sum) is dropped."""
@@ -83,7 +85,8 @@ def phase_busy(samples_path, column=1):
     with open(samples_path) as f:
         for line in f:
             words = line.split()
-            if len(words) not in (3, 4) or column >= len(words) - 1:
+            if len(words) < 3 or column >= len(words) - 1 or \
+               not words[column].isdigit():
                 continue
             t, cpu_ns, phase = float(words[0]), float(words[column]), words[-1]
             phase = phase.strip("@").replace("PHASE_", "")

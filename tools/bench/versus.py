@@ -124,16 +124,52 @@ def booted_build(path):
     return None
 
 
+def phase_placement(samples_path):
+    """{phase: {share: value}}: of the sampler's lines in each phase, the
+    share in which the two vCPU threads had last run on one host CPU
+    ("vcpus_together") and, with --busy, in which the host's CPU-bound task
+    had last run on vCPU 0's host CPU ("busy_with_vcpu0") or vCPU 1's. Host
+    placement, not guest code: a vCPU that shares a host CPU with a
+    CPU-bound task waits for the host to preempt it before it answers a
+    wakeup."""
+    counts = {}
+    with open(samples_path) as f:
+        for line in f:
+            words = dict(w.split("=", 1) for w in line.split() if "=" in w)
+            cpus = words.get("cpus", "").split(",")
+            if len(cpus) != 2 or "-" in cpus:
+                continue
+            phase = line.split()[-1].strip("@").replace("PHASE_", "")
+            c = counts.setdefault(phase, [0, 0, 0, 0])
+            c[0] += 1
+            c[1] += cpus[0] == cpus[1]
+            if "busy" in words:
+                c[2] += words["busy"] == cpus[0]
+                c[3] += words["busy"] == cpus[1]
+    shares = {}
+    for phase, (n, together, busy0, busy1) in counts.items():
+        shares[phase] = {"vcpus_together": together / n}
+        if busy0 + busy1:
+            shares[phase].update(busy_with_vcpu0=busy0 / n,
+                                 busy_with_vcpu1=busy1 / n)
+    return shares
+
+
 def boot_metrics(out_path, samples_path):
     """Everything measured in one boot, per load."""
     loads = parse_guest(out_path)
-    for column, name in ((1, "host_cpu"), (2, "host_vcpu")):
+    for column, name in ((1, "host_cpu"), (2, "host_vcpu"),
+                         (3, "host_vcpu_wait")):
         busy, wall = phase_busy(samples_path, column)
         for phase, cpu_s in busy.items():
             load = phase.rsplit("_", 1)[1]
             if load in loads and wall[phase] > 0:
                 loads[load][name + "_s"] = cpu_s
                 loads[load][name] = cpu_s / wall[phase]
+    for phase, shares in phase_placement(samples_path).items():
+        load = phase.rsplit("_", 1)[-1]
+        if load in loads:
+            loads[load].update(shares)
     for m in loads.values():
         ops = m.get("ops")
         if not ops:
@@ -150,6 +186,8 @@ def boot_metrics(out_path, samples_path):
             m["sleeps_per_op"] = m["sleeps"] / ops
         if "host_cpu_s" in m:
             m["host_cpu_us_per_op"] = m["host_cpu_s"] * 1e6 / ops
+        if "host_vcpu_wait_s" in m:
+            m["host_vcpu_wait_us_per_op"] = m["host_vcpu_wait_s"] * 1e6 / ops
     return loads
 
 
@@ -477,6 +515,14 @@ def main():
         ("halts per op", "halts_cpu0_per_op", "{:.2f}"),
         ("echo CPU poll us per op", "poll_us_cpu1_per_op", "{:.1f}"),
         ("halts per op", "halts_cpu1_per_op", "{:.2f}"),
+    ])
+    # Where the host ran the vCPU threads, and how long they waited for
+    # it: on a busy host, round trips the guest cannot shorten.
+    print_table(table, PIPE_LOADS, [
+        ("vCPU host wait us per op", "host_vcpu_wait_us_per_op", "{:.1f}"),
+        ("vCPUs on one host CPU", "vcpus_together", "{:.2f}"),
+        ("busy task with vCPU 0", "busy_with_vcpu0", "{:.2f}"),
+        ("busy task with vCPU 1", "busy_with_vcpu1", "{:.2f}"),
     ])
     print_table(table, ["idle"], [("host CPU s/s", "host_cpu", "{:.4f}"),
                                   ("of it vCPU threads", "host_vcpu",
