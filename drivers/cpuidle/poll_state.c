@@ -11,6 +11,15 @@
  * The idle loop owns the flag: it enters a CPUIDLE_FLAG_POLLING state with
  * the flag still set, and clears it before any other state, so the poll
  * state neither sets nor clears it.
+ *
+ * In a guest, a poll holds a host CPU that another task on the host may
+ * want: the poll cannot see the host's run queue, but it sees the host take
+ * the CPU from it, as a jump of its clock between two of its reads
+ * (poll_state.h). Such a poll ends as soon as it runs again, as one that
+ * ran out, and dev->poll_preempted says so, whether or not a wakeup came
+ * meanwhile. On bare metal only an interrupt that long (or an SMI) ends a
+ * poll so, which a governor that does not read the bit takes for a poll
+ * that ran out.
  */
 
 #include <linux/cpuidle.h>
@@ -18,32 +27,26 @@
 #include <linux/sched/clock.h>
 #include <asm/barrier.h>
 
-/*
- * Wait until need_resched() or until @limit_ns have passed; return true if
- * the time ran out. smp_cond_load_relaxed_timeout() waits as the
- * architecture does best (PAUSE on x86; WFET, WFE or a spin on arm64) and
- * stops at most one of its wait steps past the limit.
- */
-static __always_inline bool poll_idle_wait(u64 time_start_ns, u64 limit_ns)
-{
-	unsigned long flags;
-
-	flags = smp_cond_load_relaxed_timeout(&current_thread_info()->flags,
-					      VAL & _TIF_NEED_RESCHED,
-					      local_clock_noinstr(),
-					      time_start_ns + limit_ns);
-	return !(flags & _TIF_NEED_RESCHED);
-}
+#include "poll_state.h"
 
 static int __cpuidle poll_idle(struct cpuidle_device *dev,
 			       struct cpuidle_driver *drv, int index)
 {
-	u64 time_start_ns = local_clock_noinstr();
+	struct poll_idle_clock clock = { .last_ns = local_clock_noinstr() };
+	u64 deadline_ns = clock.last_ns + cpuidle_poll_time(drv, dev);
+	unsigned long flags;
 
 	raw_local_irq_enable();
-	dev->poll_time_limit = poll_idle_wait(time_start_ns,
-					      cpuidle_poll_time(drv, dev));
+	flags = __smp_cond_load_relaxed_timeout(&current_thread_info()->flags,
+						VAL & _TIF_NEED_RESCHED,
+						poll_idle_clock_read(&clock,
+								     local_clock_noinstr()),
+						deadline_ns, poll_idle_step);
+	/* The wakeup may have come while the host ran another task. */
+	poll_idle_clock_read(&clock, local_clock_noinstr());
 	raw_local_irq_disable();
+	dev->poll_time_limit = !(flags & _TIF_NEED_RESCHED);
+	dev->poll_preempted = clock.preempted;
 
 	return index;
 }

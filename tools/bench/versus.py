@@ -68,13 +68,14 @@ def add_hpstat(loads, begin, w):
     """Fold one HPSTAT line (the project's haltpoll-stat) into @loads.
 
     Fields after the CPU: window, polls caught, polls timed out, ns they
-    wasted, ...; the caught polls and the waste per load, over both CPUs.
+    wasted, ..., and 12th the polls the host preempted; the caught
+    polls, the waste and the preempted polls per load, over both CPUs.
     versus.sh reads them just outside the cpuidle counters (IDLE), so the
     waste may take in a poll or two that the poll time does not. An end
     without its begin (a garbled console line) is left out.
     """
     load, when, cpu = w[2], w[3], w[4]
-    c = [int(x) for x in w[6:9]]
+    c = [int(x) for x in w[6:9]] + [int(x) for x in w[16:17]]
     if when == "begin":
         begin[("hp", load, cpu)] = c
         return
@@ -85,6 +86,8 @@ def add_hpstat(loads, begin, w):
     m = loads.setdefault(load, {})
     accumulate(m, "polls_caught", d[0])
     accumulate(m, "wasted_us", d[2] / 1e3)
+    if len(d) > 3:
+        accumulate(m, "preempted_polls", d[3])
 
 
 def parse_guest(path):
@@ -186,6 +189,8 @@ def boot_metrics(out_path, samples_path):
             m["sleeps_per_op"] = m["sleeps"] / ops
         if "host_cpu_s" in m:
             m["host_cpu_us_per_op"] = m["host_cpu_s"] * 1e6 / ops
+        if "preempted_polls" in m:
+            m["preempted_polls_per_op"] = m["preempted_polls"] / ops
         if "host_vcpu_wait_s" in m:
             m["host_vcpu_wait_us_per_op"] = m["host_vcpu_wait_s"] * 1e6 / ops
     return loads

@@ -30,8 +30,12 @@
  *
  * 1. If PM QoS allows no exit latency, poll, keeping the tick.
  * 2. If the last poll ran out its window, halt now: the wakeup is not coming
- *    soon. If the next timer, not counting the tick, expires before the
- *    window would close, a poll would spin until the timer fires: halt
+ *    soon. With guest_halt_poll_preempt_hold set, if the host preempted a
+ *    recent poll, halt for a hold of a millisecond to a second: the host
+ *    needs the CPU for another task (haltpoll-host-preemption in
+ *    haltpoll_window.h). If the next timer,
+ *    not counting the tick, expires before the window would close, a
+ *    poll would spin until the timer fires: halt
  *    instead, but set an hrtimer to wake the CPU a lead time before that
  *    timer, so that the timer finds the CPU polling. A halted vCPU takes
  *    its timer interrupt late (the host must wake it); the lead is the
@@ -161,6 +165,13 @@
  *	haltpoll_now_ns(), until the poll is reflected; 0 for none
  * @lead_shortened: the early wakeup of the current halt precedes a timer
  *	by a lead the polled lateness shortened (haltpoll-timer-lead)
+ * @hold_ns: the last hold after a poll the host preempted
+ *	(haltpoll-host-preemption), 0 for none
+ * @hold_until_ns: when the last hold ends or ended, by haltpoll_now_ns();
+ *	0 for none
+ * @hold_due: the host preempted the last poll: a hold starts at the next
+ *	selection
+ * @preempted_polls: polls the host preempted
  *
  * Written only by the CPU itself; the statistics are read locklessly by
  * debugfs, a snapshot good enough for an operator.
@@ -190,6 +201,10 @@ struct haltpoll_cpu {
 	u64 poll_limit_ns;
 	u64 timer_due_ns;
 	bool lead_shortened;
+	u64 hold_ns;
+	u64 hold_until_ns;
+	bool hold_due;
+	u64 preempted_polls;
 };
 
 static DEFINE_PER_CPU(struct haltpoll_cpu, haltpoll_cpus);
@@ -218,6 +233,7 @@ static DEFINE_PER_CPU(struct haltpoll_wake, haltpoll_wakes);
 
 static bool haltpoll_recurring __read_mostly = true;
 static bool haltpoll_learn_ceiling __read_mostly;
+static bool haltpoll_preempt_hold __read_mostly;
 
 static struct haltpoll_params haltpoll_params __read_mostly = {
 	.max_ns		= 200000,
@@ -321,6 +337,10 @@ module_param_named(guest_halt_poll_learn_ceiling, haltpoll_learn_ceiling,
 		   bool, 0644);
 MODULE_PARM_DESC(guest_halt_poll_learn_ceiling,
 		 "Learn per CPU a poll limit below guest_halt_poll_ns where the last stretch of a poll wastes more than it catches (default off)");
+
+module_param_named(guest_halt_poll_preempt_hold, haltpoll_preempt_hold, bool, 0644);
+MODULE_PARM_DESC(guest_halt_poll_preempt_hold,
+		 "Halt instead of polling for a while on a CPU whose poll the host preempted to run another task (default off)");
 
 /* Halt; @polling: the CPU polls at all (haltpoll_keep_tick()). */
 static int haltpoll_halt(struct haltpoll_cpu *hc, bool polling,
@@ -703,6 +723,35 @@ static void haltpoll_enter_period(struct haltpoll_cpu *hc, bool poll_only)
 	hc->late_catch = false;
 }
 
+/*
+ * Whether a hold keeps the CPU from polling (haltpoll-host-preemption):
+ * one starts at the first selection after the poll the host preempted
+ * that may poll, dated by the idle entry as the CPU's other periods are.
+ * With guest_halt_poll_preempt_hold off, none starts, and none is in force
+ * when it is turned back on.
+ */
+static bool haltpoll_held(struct haltpoll_cpu *hc)
+{
+	u64 now_ns;
+
+	if (!READ_ONCE(haltpoll_preempt_hold)) {
+		hc->hold_due = false;
+		hc->hold_until_ns = 0;
+		return false;
+	}
+	if (!hc->hold_due && !hc->hold_until_ns)
+		return false;
+	now_ns = haltpoll_now_ns();
+	if (hc->hold_due) {
+		u64 since_ns = now_ns - min(now_ns, hc->hold_until_ns);
+
+		hc->hold_due = false;
+		hc->hold_ns = haltpoll_hold_next_ns(hc->hold_ns, since_ns);
+		hc->hold_until_ns = now_ns + hc->hold_ns;
+	}
+	return now_ns < hc->hold_until_ns;
+}
+
 /**
  * haltpoll_select - selects the next idle state to enter
  * @drv: cpuidle driver containing state data
@@ -750,6 +799,9 @@ static int haltpoll_select(struct cpuidle_driver *drv,
 	 */
 	if (!polling || hc->poll_ns)
 		return haltpoll_halt(hc, polling, stop_tick);
+	/* A held CPU halts as one that does not poll, short halts and all. */
+	if (haltpoll_held(hc))
+		return haltpoll_halt(hc, false, stop_tick);
 	if (hc->entry_ns)
 		latest_ns = haltpoll_recur_expected(&hc->recur, hc->entry_ns,
 						    &due_ns);
@@ -875,6 +927,13 @@ static void haltpoll_learn_polled_timer(struct haltpoll_cpu *hc,
 			      haltpoll_lead_ns(&w->lateness));
 }
 
+/* Count a poll the host preempted, and hold polling off after it. */
+static void haltpoll_learn_preemption(struct haltpoll_cpu *hc)
+{
+	WRITE_ONCE(hc->preempted_polls, hc->preempted_polls + 1);
+	hc->hold_due = true;
+}
+
 /**
  * haltpoll_reflect - learn from the idle period that just ended
  * @dev: the CPU
@@ -895,6 +954,8 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 		hc->last_idle_ns = residency_ns;
 		return;
 	}
+	if (index == 0 && dev->poll_preempted)
+		haltpoll_learn_preemption(hc);
 	if (index == 0 && dev->poll_time_limit) {
 		/* The halt that follows continues this idle period... */
 		hc->poll_ns = residency_ns;
@@ -944,12 +1005,12 @@ static int haltpoll_stats_show(struct seq_file *m, void *unused)
 {
 	unsigned int cpu;
 
-	seq_puts(m, "cpu window_ns polls_caught polls_timed_out wasted_ns early_wakes lead_misses lead_ns near_halts recur_halts ceiling_ns timer_lead_ns\n");
+	seq_puts(m, "cpu window_ns polls_caught polls_timed_out wasted_ns early_wakes lead_misses lead_ns near_halts recur_halts ceiling_ns timer_lead_ns preempted_polls\n");
 	for_each_online_cpu(cpu) {
 		struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, cpu);
 		struct haltpoll_wake *w = per_cpu_ptr(&haltpoll_wakes, cpu);
 
-		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
 			   cpu,
 			   READ_ONCE(hc->window_ns), READ_ONCE(hc->polls_caught),
 			   READ_ONCE(hc->polls_timed_out),
@@ -959,7 +1020,8 @@ static int haltpoll_stats_show(struct seq_file *m, void *unused)
 			   READ_ONCE(hc->near_halts),
 			   READ_ONCE(hc->recur_halts),
 			   READ_ONCE(hc->ceiling_ns),
-			   haltpoll_timer_lead_ns(&w->lateness, &w->polled));
+			   haltpoll_timer_lead_ns(&w->lateness, &w->polled),
+			   READ_ONCE(hc->preempted_polls));
 	}
 	return 0;
 }

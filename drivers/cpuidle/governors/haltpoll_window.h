@@ -874,4 +874,52 @@ static inline bool haltpoll_keep_tick(bool polling, u64 last_idle_ns,
 	return !polling && last_idle_ns < tick_ns / 2;
 }
 
+/**
+ * DOC: haltpoll-host-preemption
+ *
+ * A polling vCPU stays runnable on the host, so it holds a host CPU for as
+ * long as it polls, whether or not another task there wants that CPU; the
+ * vCPU whose store would end the poll may be that task. KVM's own halt
+ * polling on the host stops as soon as another task is runnable on its
+ * CPU (single_task_running()); a guest cannot see the host's run queue.
+ * It can see the host take the CPU from a poll: the poll state ends a poll
+ * whose clock jumped between two of its reads and reports it in
+ * dev->poll_preempted (drivers/cpuidle/poll_state.h).
+ *
+ * After such a poll, the CPU halts instead of polling for a hold: the host
+ * then runs the other task, and a wakeup reaches the halted vCPU as an
+ * interrupt. A host that preempts one poll in many is crowded all the
+ * same: the polls it left alone held the CPU as long. So a poll the host
+ * preempts within HALTPOLL_HOLD_RECENT_NS of the end of the last hold
+ * doubles the hold, up to HALTPOLL_HOLD_MAX_NS, and one later starts over
+ * at HALTPOLL_HOLD_MIN_NS: preemptions ten times a second or more mean a
+ * crowded host; rarer ones, a passing spell (or a guest interrupt handler
+ * that ran over the poll state's threshold), each of which costs a
+ * millisecond of halts. The hold grows while preemptions keep coming
+ * soon after each hold ends, and is never longer than a second once they
+ * stop. The window keeps its own rules meanwhile, learning from the
+ * halts.
+ */
+#define HALTPOLL_HOLD_MIN_NS		1000000ULL
+#define HALTPOLL_HOLD_MAX_NS		1000000000ULL
+#define HALTPOLL_HOLD_RECENT_NS		100000000ULL
+
+/**
+ * haltpoll_hold_next_ns - the hold after a preempted poll
+ * @hold_ns: the last hold, 0 for none
+ * @polled_ns: time from the end of the last hold to now
+ *
+ * See haltpoll-host-preemption.
+ *
+ * Return: the hold to halt for from now.
+ */
+static inline u64 haltpoll_hold_next_ns(u64 hold_ns, u64 polled_ns)
+{
+	if (polled_ns >= HALTPOLL_HOLD_RECENT_NS ||
+	    hold_ns < HALTPOLL_HOLD_MIN_NS)
+		return HALTPOLL_HOLD_MIN_NS;
+	return hold_ns < HALTPOLL_HOLD_MAX_NS / 2 ? 2 * hold_ns :
+						     HALTPOLL_HOLD_MAX_NS;
+}
+
 #endif /* _HALTPOLL_WINDOW_H */

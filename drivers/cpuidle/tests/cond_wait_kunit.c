@@ -4,19 +4,27 @@
  * cpuidle poll state.
  *
  * The loop is tested on a fake clock, where the number of clock reads is
- * exact. Then each wait step this CPU has (the arch's own pick; on arm64
- * also the spin, WFE and WFET steps by name) waits on a real clock, for a
+ * exact, and so is the poll state's wait, which also tells a poll the host
+ * preempted (a jump of its clock) from one it ran through. Then each wait
+ * step this CPU has (the arch's own pick; on arm64 also the spin, WFE and
+ * WFET steps by name) waits on a real clock, for a
  * store from a timer and for a store that never comes. The bound checked
  * on real time is loose on purpose: it proves that the wait ends, not how
  * fast; the measured overshoot is printed for the reader.
  */
 
 #include <kunit/test.h>
+#include <linux/cpuidle.h>
+#include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/processor.h>
+#include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <asm/barrier.h>
+
+#include "../poll_state.h"
+
 #ifdef CONFIG_ARM64
 #include <linux/cpu.h>
 #include <linux/smp.h>
@@ -32,7 +40,10 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 /* Real-time slack: enough for a vCPU the host did not run for a while. */
 #define LIVE_SLACK_NS	(50 * MS)
 
-/* A clock that advances @step_ns per read and may store to @var. */
+/*
+ * A clock that advances @step_ns per read, and @jump_ns more at read
+ * @jump_at_read, and may store to @var.
+ */
 struct fake_clock {
 	u64 now_ns;
 	u64 step_ns;
@@ -40,6 +51,8 @@ struct fake_clock {
 	unsigned int store_at_read;
 	unsigned long *var;
 	unsigned long store_val;
+	unsigned int jump_at_read;
+	u64 jump_ns;
 };
 
 static u64 fake_clock_read(struct fake_clock *clock)
@@ -48,6 +61,8 @@ static u64 fake_clock_read(struct fake_clock *clock)
 	if (clock->reads == clock->store_at_read)
 		WRITE_ONCE(*clock->var, clock->store_val);
 	clock->now_ns += clock->step_ns;
+	if (clock->reads == clock->jump_at_read)
+		clock->now_ns += clock->jump_ns;
 	return clock->now_ns;
 }
 
@@ -93,6 +108,127 @@ static void cond_wait_loop_test(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, (bool)(val & 1), c->expected_met,
 				    "case: %s", c->name);
 	}
+}
+
+struct poll_case {
+	const char *name;
+	unsigned int store_at_read;	/* 0: never */
+	unsigned int jump_at_read;	/* 0: never */
+	u64 jump_ns;
+	unsigned int expected_reads;	/* the one after the wait included */
+	bool expected_met;
+	bool expected_preempted;
+};
+
+/* Reads 100 us apart, a deadline at 1 ms. */
+static const struct poll_case poll_cases[] = {
+	{ "a poll left alone runs to its deadline", 0, 0, 0, 11, false, false },
+	{ "a jump ends the poll at once", 0, 3, POLL_IDLE_PREEMPTED_NS,
+	  4, false, true },
+	{ "a jump to the threshold is not one", 0, 3,
+	  POLL_IDLE_PREEMPTED_NS - 100 * US, 7, false, false },
+	{ "a wakeup found after a jump is caught, the jump counted", 3, 4,
+	  POLL_IDLE_PREEMPTED_NS, 4, true, true },
+	{ "a wakeup before any jump is caught", 3, 0, 0, 4, true, false },
+	{ "a jump past the deadline is counted", 0, 10, POLL_IDLE_PREEMPTED_NS,
+	  11, false, true },
+};
+
+static u64 poll_test_read(struct poll_idle_clock *poll,
+			  struct fake_clock *clock)
+{
+	return poll_idle_clock_read(poll, fake_clock_read(clock));
+}
+
+/*
+ * The poll state's wait, as poll_idle() runs it: a jump of the clock
+ * between two reads, the one after the wait included, marks the poll
+ * preempted, and one within the wait ends it at once.
+ */
+static void cond_wait_poll_test(struct kunit *test)
+{
+	const struct poll_case *c;
+	unsigned long var, val;
+
+	for (c = poll_cases; c < poll_cases + ARRAY_SIZE(poll_cases); c++) {
+		struct fake_clock clock = {
+			.step_ns = 100 * US, .var = &var,
+			.store_at_read = c->store_at_read,
+			.store_val = _TIF_NEED_RESCHED,
+			.jump_at_read = c->jump_at_read,
+			.jump_ns = c->jump_ns,
+		};
+		struct poll_idle_clock poll = { };
+
+		/* As poll_idle() waits, on the fake clock. */
+		var = 0;
+		val = __smp_cond_load_relaxed_timeout(&var,
+						      VAL & _TIF_NEED_RESCHED,
+						      poll_test_read(&poll, &clock),
+						      MS, poll_idle_step);
+		poll_test_read(&poll, &clock);
+		KUNIT_EXPECT_EQ_MSG(test, clock.reads, c->expected_reads,
+				    "case: %s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, (bool)(val & _TIF_NEED_RESCHED),
+				    c->expected_met, "case: %s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, poll.preempted, c->expected_preempted,
+				    "case: %s", c->name);
+	}
+}
+
+/* A hard interrupt that keeps the CPU past the poll state's threshold. */
+static enum hrtimer_restart slow_irq_fn(struct hrtimer *timer)
+{
+	udelay(POLL_IDLE_PREEMPTED_NS / NSEC_PER_USEC + 200);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * poll_idle() itself, entered as cpuidle enters it (interrupts off): an
+ * interrupt that keeps the CPU from the poll for longer than
+ * POLL_IDLE_PREEMPTED_NS, as a host that preempts a vCPU does, ends the
+ * poll long before its limit, as one that ran out, and marks it
+ * preempted. A poll that a wakeup ended first is tried again, once the
+ * test's task has taken any reschedule left pending.
+ */
+static void cond_wait_poll_idle_test(struct kunit *test)
+{
+	struct cpuidle_driver *drv;
+	struct cpuidle_device *dev;
+	struct hrtimer *timer;
+	u64 start_ns, end_ns;
+	int tries;
+
+	drv = kunit_kzalloc(test, sizeof(*drv), GFP_KERNEL);
+	dev = kunit_kzalloc(test, sizeof(*dev), GFP_KERNEL);
+	timer = kunit_kzalloc(test, sizeof(*timer), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, drv && dev && timer);
+	cpuidle_poll_state_init(drv);
+	if (!drv->states[0].enter)
+		kunit_skip(test, "no cpuidle poll state on this architecture");
+	dev->poll_limit_ns = 10 * MS;
+	hrtimer_init(timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	timer->function = slow_irq_fn;
+	for (tries = 0; tries < 5; tries++) {
+		/* A reschedule left pending would end the poll at once. */
+		if (need_resched())
+			schedule();
+		local_irq_disable();
+		hrtimer_start(timer, ns_to_ktime(50 * US),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+		start_ns = local_clock();
+		drv->states[0].enter(dev, drv, 0);
+		end_ns = local_clock();
+		local_irq_enable();
+		hrtimer_cancel(timer);
+		if (dev->poll_preempted && dev->poll_time_limit)
+			break;
+	}
+	KUNIT_EXPECT_TRUE(test, dev->poll_preempted);
+	KUNIT_EXPECT_TRUE(test, dev->poll_time_limit);
+	KUNIT_EXPECT_LT(test, end_ns - start_ns, dev->poll_limit_ns);
+	kunit_info(test, "poll ended after %llu us, %d retries\n",
+		   (end_ns - start_ns) / US, tries);
 }
 
 /* The wait steps to run on a real clock. */
@@ -339,6 +475,8 @@ static void cond_wait_evtstrm_test(struct kunit *test)
 
 static struct kunit_case cond_wait_cases[] = {
 	KUNIT_CASE(cond_wait_loop_test),
+	KUNIT_CASE(cond_wait_poll_test),
+	KUNIT_CASE(cond_wait_poll_idle_test),
 	KUNIT_CASE_PARAM(cond_wait_wakes_on_store_test, live_step_gen_params),
 	KUNIT_CASE_PARAM(cond_wait_times_out_test, live_step_gen_params),
 #ifdef CONFIG_ARM64

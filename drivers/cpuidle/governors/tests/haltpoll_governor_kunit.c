@@ -872,6 +872,58 @@ static void haltpoll_ceiling_test(struct kunit *test)
 	}
 }
 
+struct hold_case {
+	const char *name;
+	u64 hold_ns;
+	u64 polled_ns;
+	u64 next_ns;
+};
+
+static const struct hold_case hold_cases[] = {
+	{ "a first preempted poll holds the minimum", 0, 0,
+	  HALTPOLL_HOLD_MIN_NS },
+	{ "a hold below the minimum starts over", 1, 0, HALTPOLL_HOLD_MIN_NS },
+	{ "one soon after a hold doubles it", 4 * MS, 35 * MS, 8 * MS },
+	{ "doubling stops at the maximum", HALTPOLL_HOLD_MAX_NS / 2 + 1, 0,
+	  HALTPOLL_HOLD_MAX_NS },
+	{ "the maximum stays", HALTPOLL_HOLD_MAX_NS, 35 * MS,
+	  HALTPOLL_HOLD_MAX_NS },
+	{ "just inside the recent span doubles", 64 * MS,
+	  HALTPOLL_HOLD_RECENT_NS - 1, 128 * MS },
+	{ "after the recent span it starts over", 64 * MS,
+	  HALTPOLL_HOLD_RECENT_NS, HALTPOLL_HOLD_MIN_NS },
+};
+
+static void haltpoll_hold_next_test(struct kunit *test)
+{
+	const struct hold_case *c;
+
+	for (c = hold_cases; c < hold_cases + ARRAY_SIZE(hold_cases); c++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    haltpoll_hold_next_ns(c->hold_ns, c->polled_ns),
+				    c->next_ns, "case: %s", c->name);
+}
+
+/*
+ * A host that stays crowded, preempting a poll 35 ms of polling after
+ * each hold: the hold reaches a second in eleven preempted polls, 1 ms to
+ * 512 ms and then the cap, and stays there; a second's polling without a
+ * preemption starts it over.
+ */
+static void haltpoll_hold_sequence_test(struct kunit *test)
+{
+	u64 hold_ns = 0;
+	unsigned int polls;
+
+	for (polls = 0; hold_ns < HALTPOLL_HOLD_MAX_NS; polls++)
+		hold_ns = haltpoll_hold_next_ns(hold_ns, 35 * MS);
+	KUNIT_EXPECT_EQ(test, polls, 11);
+	hold_ns = haltpoll_hold_next_ns(hold_ns, 35 * MS);
+	KUNIT_EXPECT_EQ(test, hold_ns, HALTPOLL_HOLD_MAX_NS);
+	hold_ns = haltpoll_hold_next_ns(hold_ns, HALTPOLL_HOLD_RECENT_NS);
+	KUNIT_EXPECT_EQ(test, hold_ns, HALTPOLL_HOLD_MIN_NS);
+}
+
 static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_window_next_test),
 	KUNIT_CASE(haltpoll_window_grows_to_limit_test),
@@ -895,6 +947,8 @@ static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_band_add_test),
 	KUNIT_CASE(haltpoll_ceiling_ns_test),
 	KUNIT_CASE(haltpoll_ceiling_test),
+	KUNIT_CASE(haltpoll_hold_next_test),
+	KUNIT_CASE(haltpoll_hold_sequence_test),
 	{}
 };
 

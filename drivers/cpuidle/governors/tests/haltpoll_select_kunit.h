@@ -26,6 +26,7 @@ struct haltpoll_select_fixture {
 	unsigned int saved_max_ns;
 	bool saved_recurring;
 	bool saved_learn_ceiling;
+	bool saved_preempt_hold;
 };
 
 static struct haltpoll_select_fixture *haltpoll_fixture;
@@ -113,6 +114,21 @@ static void haltpoll_test_reflect_woken(struct haltpoll_select_fixture *f,
 }
 
 /*
+ * A poll the host preempted after @poll_ns: one that then ran out, or one
+ * that caught a pending wakeup.
+ */
+static void haltpoll_test_reflect_preempted(struct haltpoll_select_fixture *f,
+					    u64 poll_ns, bool timed_out)
+{
+	f->dev.poll_preempted = true;
+	if (timed_out)
+		haltpoll_test_reflect(f, 0, poll_ns, true);
+	else
+		haltpoll_test_reflect_woken(f, 0, poll_ns, false);
+	f->dev.poll_preempted = false;
+}
+
+/*
  * As if the early wakeup had ended the halt: cancel it, and note what
  * haltpoll_wake_fn() notes when it fires in idle.
  */
@@ -147,6 +163,7 @@ static int haltpoll_select_test_init(struct kunit *test)
 	f->saved_max_ns = haltpoll_params.max_ns;
 	f->saved_recurring = haltpoll_recurring;
 	f->saved_learn_ceiling = haltpoll_learn_ceiling;
+	f->saved_preempt_hold = haltpoll_preempt_hold;
 	WRITE_ONCE(haltpoll_params.max_ns, HALTPOLL_WINDOW_CAP_NS);
 	haltpoll_fixture = f;
 	haltpoll_enable_device(&f->drv, &f->dev);
@@ -169,6 +186,7 @@ static void haltpoll_select_test_exit(struct kunit *test)
 	WRITE_ONCE(haltpoll_params.max_ns, f->saved_max_ns);
 	WRITE_ONCE(haltpoll_recurring, f->saved_recurring);
 	WRITE_ONCE(haltpoll_learn_ceiling, f->saved_learn_ceiling);
+	WRITE_ONCE(haltpoll_preempt_hold, f->saved_preempt_hold);
 }
 
 /*
@@ -1210,6 +1228,74 @@ static void haltpoll_next_timer_leaves_out_tick_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, next_ns, 50 * NSEC_PER_MSEC);
 }
 
+/* Select at @after_ns past the test's now, and reflect a short halt. */
+static int haltpoll_test_select_at(struct haltpoll_select_fixture *f,
+				   u64 after_ns)
+{
+	bool stop_tick;
+	int index;
+
+	f->now_ns += after_ns;
+	index = haltpoll_test_select(f, &stop_tick);
+	if (index)
+		haltpoll_test_reflect_woken(f, 1, 80 * HP_US, false);
+	else
+		haltpoll_test_reflect_woken(f, 0, 20 * HP_US, false);
+	return index;
+}
+
+/*
+ * A poll the host preempted holds polling off from the next idle entry
+ * that could poll (haltpoll-host-preemption): the CPU halts until the
+ * hold ends, then polls again; the host preempting that poll too doubles
+ * the hold, one after HALTPOLL_HOLD_RECENT_NS starts it over. A
+ * preempted poll that ran out is followed by its halt first, as any
+ * that ran out. With guest_halt_poll_preempt_hold off (its default), a
+ * preempted poll is still counted and the CPU polls on, and turned back
+ * on, no hold is left in force.
+ */
+static void haltpoll_select_host_preempted_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	u64 hold_ns = HALTPOLL_HOLD_MIN_NS;
+	bool stop_tick;
+	int round;
+
+	WRITE_ONCE(haltpoll_preempt_hold, true);
+	/* A wakeup just after the closed window opens it. */
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select_at(f, 0), 1);
+	for (round = 1; round <= 3; round++, hold_ns *= 2) {
+		if (round == 3) {
+			f->now_ns += HALTPOLL_HOLD_RECENT_NS;
+			hold_ns = HALTPOLL_HOLD_MIN_NS;
+		}
+		f->now_ns += 1;
+		KUNIT_ASSERT_EQ_MSG(test, haltpoll_test_select(f, &stop_tick),
+				    0, "round %d: polls", round);
+		haltpoll_test_reflect_preempted(f, 20 * HP_US, round == 2);
+		KUNIT_EXPECT_EQ(test, hc->preempted_polls, round);
+		if (round == 2)
+			KUNIT_EXPECT_EQ_MSG(test, haltpoll_test_select_at(f, 0),
+					    1, "round 2: the poll's halt");
+		KUNIT_EXPECT_EQ_MSG(test, haltpoll_test_select_at(f, 0), 1,
+				    "round %d: the hold starts", round);
+		KUNIT_EXPECT_EQ_MSG(test, hc->hold_ns, hold_ns,
+				    "round %d: the hold", round);
+		KUNIT_EXPECT_EQ_MSG(test, haltpoll_test_select_at(f, hold_ns - 1),
+				    1, "round %d: held to its end", round);
+	}
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select_at(f, 1), 0);
+
+	WRITE_ONCE(haltpoll_preempt_hold, false);
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	haltpoll_test_reflect_preempted(f, 20 * HP_US, false);
+	KUNIT_EXPECT_EQ(test, hc->preempted_polls, 4);
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select_at(f, 0), 0);
+	WRITE_ONCE(haltpoll_preempt_hold, true);
+	KUNIT_EXPECT_EQ(test, haltpoll_test_select_at(f, 0), 0);
+}
+
 static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_closed_window_test),
 	KUNIT_CASE(haltpoll_select_no_polling_keeps_tick_test),
@@ -1235,6 +1321,7 @@ static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_polled_lead_test),
 	KUNIT_CASE(haltpoll_select_recur_miss_test),
 	KUNIT_CASE(haltpoll_next_timer_leaves_out_tick_test),
+	KUNIT_CASE(haltpoll_select_host_preempted_test),
 	{}
 };
 
