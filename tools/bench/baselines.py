@@ -72,6 +72,11 @@ def update_record(path, fields):
     os.replace(path + ".tmp", path)
 
 
+def sample_phase(words):
+    """The phase a sampler line's last word names: "config_load", "none"."""
+    return words[-1].strip("@").replace("PHASE_", "")
+
+
 def phase_busy(samples_path, column=1):
     """Host CPU seconds and wall seconds of each phase, from the sampler's
     lines "TIME ALL_NS [VCPU_NS [VCPU_WAIT_NS cpus=... [busy=N]]]
@@ -88,8 +93,8 @@ def phase_busy(samples_path, column=1):
             if len(words) < 3 or column >= len(words) - 1 or \
                not words[column].isdigit():
                 continue
-            t, cpu_ns, phase = float(words[0]), float(words[column]), words[-1]
-            phase = phase.strip("@").replace("PHASE_", "")
+            t, cpu_ns = float(words[0]), float(words[column])
+            phase = sample_phase(words)
             if prev and prev[2] == phase and phase != "none" and cpu_ns >= prev[1]:
                 busy[phase] = busy.get(phase, 0) + (cpu_ns - prev[1]) / 1e9
                 wall[phase] = wall.get(phase, 0) + t - prev[0]

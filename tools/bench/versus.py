@@ -16,7 +16,7 @@ import re
 import statistics
 import sys
 
-from baselines import phase_busy, update_record
+from baselines import phase_busy, sample_phase, update_record
 
 PIPE_LOADS = ["unpaced", "pace50", "pace100", "pace300", "pace1000"]
 PACED_LOADS = PIPE_LOADS[1:]
@@ -142,7 +142,7 @@ def phase_placement(samples_path):
             cpus = words.get("cpus", "").split(",")
             if len(cpus) != 2 or "-" in cpus:
                 continue
-            phase = line.split()[-1].strip("@").replace("PHASE_", "")
+            phase = sample_phase(line.split())
             c = counts.setdefault(phase, [0, 0, 0, 0])
             c[0] += 1
             c[1] += cpus[0] == cpus[1]

@@ -734,13 +734,14 @@ static bool haltpoll_held(struct haltpoll_cpu *hc)
 {
 	u64 now_ns;
 
+	/* Most idle entries: no preempted poll yet, nothing to store. */
+	if (!hc->hold_due && !hc->hold_until_ns)
+		return false;
 	if (!READ_ONCE(haltpoll_preempt_hold)) {
 		hc->hold_due = false;
 		hc->hold_until_ns = 0;
 		return false;
 	}
-	if (!hc->hold_due && !hc->hold_until_ns)
-		return false;
 	now_ns = haltpoll_now_ns();
 	if (hc->hold_due) {
 		u64 since_ns = now_ns - min(now_ns, hc->hold_until_ns);
