@@ -31,12 +31,12 @@
  * 1. If PM QoS allows no exit latency, poll, keeping the tick.
  * 2. If the last poll ran out its window, halt now: the wakeup is not coming
  *    soon. With guest_halt_poll_preempt_hold set, if the host preempted a
- *    recent poll, halt for a hold of a millisecond to a second: the host
- *    needs the CPU for another task (haltpoll-host-preemption in
- *    haltpoll_window.h). If the next timer,
- *    not counting the tick, expires before the window would close, a
- *    poll would spin until the timer fires: halt
- *    instead, but set an hrtimer to wake the CPU a lead time before that
+ *    recent poll, and more than one in sixteen of the CPU's recent polls,
+ *    halt for a hold of a millisecond to a second: the host needs the CPU
+ *    for another task (haltpoll-host-preemption in haltpoll_window.h).
+ *    If the next timer, not counting the tick, expires before the window
+ *    would close, a poll would spin until the timer fires: halt instead,
+ *    but set an hrtimer to wake the CPU a lead time before that
  *    timer, so that the timer finds the CPU polling. A halted vCPU takes
  *    its timer interrupt late (the host must wake it); the lead is the
  *    average lateness of these early wakeups plus twice its average
@@ -169,8 +169,10 @@
  *	(haltpoll-host-preemption), 0 for none
  * @hold_until_ns: when the last hold ends or ended, by haltpoll_now_ns();
  *	0 for none
- * @hold_due: the host preempted the last poll: a hold starts at the next
- *	selection
+ * @hold_due: the host preempted the last poll, one of a share that says it
+ *	is crowded: a hold starts at the next selection
+ * @preempt_share: the share of recent polls the host preempted, while
+ *	guest_halt_poll_preempt_hold is on (haltpoll_preempt_share_next())
  * @preempted_polls: polls the host preempted
  *
  * Written only by the CPU itself; the statistics are read locklessly by
@@ -204,6 +206,7 @@ struct haltpoll_cpu {
 	u64 hold_ns;
 	u64 hold_until_ns;
 	bool hold_due;
+	unsigned int preempt_share;
 	u64 preempted_polls;
 };
 
@@ -928,11 +931,26 @@ static void haltpoll_learn_polled_timer(struct haltpoll_cpu *hc,
 			      haltpoll_lead_ns(&w->lateness));
 }
 
-/* Count a poll the host preempted, and hold polling off after it. */
-static void haltpoll_learn_preemption(struct haltpoll_cpu *hc)
+/*
+ * Count a poll the host preempted, and hold polling off after it if the
+ * host preempts such a share of the CPU's polls that it looks crowded
+ * (haltpoll-host-preemption). The share is kept only while
+ * guest_halt_poll_preempt_hold is on, and starts from none when it is
+ * turned on again: off, a clean poll costs no store here.
+ */
+static void haltpoll_learn_preemption(struct haltpoll_cpu *hc, bool preempted)
 {
-	WRITE_ONCE(hc->preempted_polls, hc->preempted_polls + 1);
-	hc->hold_due = true;
+	if (preempted)
+		WRITE_ONCE(hc->preempted_polls, hc->preempted_polls + 1);
+	if (!READ_ONCE(haltpoll_preempt_hold)) {
+		if (hc->preempt_share)
+			hc->preempt_share = 0;
+		return;
+	}
+	hc->preempt_share = haltpoll_preempt_share_next(hc->preempt_share,
+							preempted);
+	if (preempted && haltpoll_preempt_crowded(hc->preempt_share))
+		hc->hold_due = true;
 }
 
 /**
@@ -955,8 +973,8 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 		hc->last_idle_ns = residency_ns;
 		return;
 	}
-	if (index == 0 && dev->poll_preempted)
-		haltpoll_learn_preemption(hc);
+	if (index == 0)
+		haltpoll_learn_preemption(hc, dev->poll_preempted);
 	if (index == 0 && dev->poll_time_limit) {
 		/* The halt that follows continues this idle period... */
 		hc->poll_ns = residency_ns;

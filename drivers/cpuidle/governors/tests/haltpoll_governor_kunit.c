@@ -926,6 +926,81 @@ static void haltpoll_hold_sequence_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hold_ns, HALTPOLL_HOLD_MIN_NS);
 }
 
+#define SHARE_ONE	HALTPOLL_PREEMPT_ONE
+#define SHARE_STEP	(HALTPOLL_PREEMPT_ONE >> HALTPOLL_PREEMPT_SHIFT)
+
+struct preempt_share_case {
+	const char *name;
+	unsigned int share;
+	bool preempted;
+	unsigned int next;
+	bool crowded;
+};
+
+static const struct preempt_share_case preempt_share_cases[] = {
+	{ "a clean poll keeps a quiet CPU at 0", 0, false, 0, false },
+	{ "one preempted poll is not crowded", 0, true, SHARE_STEP, false },
+	{ "two in a row are not", SHARE_STEP, true,
+	  2 * SHARE_STEP - SHARE_STEP / 32, false },
+	{ "three in a row are", 2 * SHARE_STEP - SHARE_STEP / 32, true,
+	  5954, true },
+	{ "a clean poll takes a 32nd off", SHARE_ONE, false,
+	  SHARE_ONE - SHARE_STEP, true },
+	{ "every poll preempted stays at one", SHARE_ONE, true, SHARE_ONE,
+	  true },
+	{ "a 16th is not crowded", 4228, false, SHARE_ONE / 16, false },
+	{ "just over a 16th is", 4229, false, SHARE_ONE / 16 + 1, true },
+};
+
+static void haltpoll_preempt_share_test(struct kunit *test)
+{
+	const struct preempt_share_case *c;
+	unsigned int next;
+
+	for (c = preempt_share_cases;
+	     c < preempt_share_cases + ARRAY_SIZE(preempt_share_cases); c++) {
+		next = haltpoll_preempt_share_next(c->share, c->preempted);
+		KUNIT_EXPECT_EQ_MSG(test, next, c->next, "case: %s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, haltpoll_preempt_crowded(next),
+				    c->crowded, "case: %s", c->name);
+	}
+}
+
+/*
+ * Whether a host that preempts one poll in @every is taken for crowded at
+ * its preempted polls, once the share has settled: each of them, or none.
+ */
+static void haltpoll_test_preempt_every(struct kunit *test,
+					unsigned int every, bool crowded)
+{
+	unsigned int share = 0, poll, seen = 0, found = 0;
+
+	for (poll = 1; poll <= 64 * every; poll++) {
+		share = haltpoll_preempt_share_next(share, poll % every == 0);
+		if (poll % every || poll <= 32 * every)
+			continue;
+		seen++;
+		found += haltpoll_preempt_crowded(share);
+	}
+	KUNIT_EXPECT_EQ(test, seen, 32);
+	KUNIT_EXPECT_EQ_MSG(test, found, crowded ? seen : 0,
+			    "one preempted poll in %u", every);
+}
+
+/*
+ * The bench host preempted one poll in 8 to 17 beside a CPU-bound task,
+ * one in 150 to 340 with nothing else to run: crowded up to one in
+ * twenty, and not from one in twenty-two.
+ */
+static void haltpoll_preempt_crowded_test(struct kunit *test)
+{
+	haltpoll_test_preempt_every(test, 8, true);
+	haltpoll_test_preempt_every(test, 17, true);
+	haltpoll_test_preempt_every(test, 20, true);
+	haltpoll_test_preempt_every(test, 22, false);
+	haltpoll_test_preempt_every(test, 150, false);
+}
+
 static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_window_next_test),
 	KUNIT_CASE(haltpoll_window_grows_to_limit_test),
@@ -951,6 +1026,8 @@ static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_ceiling_test),
 	KUNIT_CASE(haltpoll_hold_next_test),
 	KUNIT_CASE(haltpoll_hold_sequence_test),
+	KUNIT_CASE(haltpoll_preempt_share_test),
+	KUNIT_CASE(haltpoll_preempt_crowded_test),
 	{}
 };
 

@@ -1245,14 +1245,16 @@ static int haltpoll_test_select_at(struct haltpoll_select_fixture *f,
 }
 
 /*
- * A poll the host preempted holds polling off from the next idle entry
- * that could poll (haltpoll-host-preemption): the CPU halts until the
- * hold ends, then polls again; the host preempting that poll too doubles
- * the hold, one after HALTPOLL_HOLD_RECENT_NS starts it over. A
- * preempted poll that ran out is followed by its halt first, as any
- * that ran out. With guest_halt_poll_preempt_hold off (its default), a
- * preempted poll is still counted and the CPU polls on, and turned back
- * on, no hold is left in force.
+ * On a host that preempts a good share of the CPU's polls, a poll the
+ * host preempted holds polling off from the next idle entry that could
+ * poll (haltpoll-host-preemption): the CPU halts until the hold ends,
+ * then polls again; the host preempting that poll too doubles the hold,
+ * one after HALTPOLL_HOLD_RECENT_NS starts it over. A preempted poll that
+ * ran out is followed by its halt first, as any that ran out. On a quiet
+ * CPU, a lone preempted poll holds nothing off. With
+ * guest_halt_poll_preempt_hold off (its default), a preempted poll is
+ * still counted and the CPU polls on, and turned back on, no hold is
+ * left in force.
  */
 static void haltpoll_select_host_preempted_test(struct kunit *test)
 {
@@ -1265,6 +1267,12 @@ static void haltpoll_select_host_preempted_test(struct kunit *test)
 	WRITE_ONCE(haltpoll_preempt_hold, true);
 	/* A wakeup just after the closed window opens it. */
 	KUNIT_ASSERT_EQ(test, haltpoll_test_select_at(f, 0), 1);
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	haltpoll_test_reflect_preempted(f, 20 * HP_US, false);
+	KUNIT_EXPECT_EQ_MSG(test, haltpoll_test_select_at(f, 0), 0,
+			    "a quiet CPU polls on");
+	/* A host that preempts one poll in eight. */
+	hc->preempt_share = HALTPOLL_PREEMPT_ONE / 8;
 	for (round = 1; round <= 3; round++, hold_ns *= 2) {
 		if (round == 3) {
 			f->now_ns += HALTPOLL_HOLD_RECENT_NS;
@@ -1274,7 +1282,7 @@ static void haltpoll_select_host_preempted_test(struct kunit *test)
 		KUNIT_ASSERT_EQ_MSG(test, haltpoll_test_select(f, &stop_tick),
 				    0, "round %d: polls", round);
 		haltpoll_test_reflect_preempted(f, 20 * HP_US, round == 2);
-		KUNIT_EXPECT_EQ(test, hc->preempted_polls, round);
+		KUNIT_EXPECT_EQ(test, hc->preempted_polls, round + 1);
 		if (round == 2)
 			KUNIT_EXPECT_EQ_MSG(test, haltpoll_test_select_at(f, 0),
 					    1, "round 2: the poll's halt");
@@ -1285,15 +1293,29 @@ static void haltpoll_select_host_preempted_test(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, haltpoll_test_select_at(f, hold_ns - 1),
 				    1, "round %d: held to its end", round);
 	}
-	KUNIT_EXPECT_EQ(test, haltpoll_test_select_at(f, 1), 0);
 
+	/* Turned off while a hold is in force, the CPU polls at once. */
 	WRITE_ONCE(haltpoll_preempt_hold, false);
+	KUNIT_EXPECT_EQ_MSG(test, haltpoll_test_select_at(f, 0), 0,
+			    "off: the hold ends");
 	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
 	haltpoll_test_reflect_preempted(f, 20 * HP_US, false);
-	KUNIT_EXPECT_EQ(test, hc->preempted_polls, 4);
-	KUNIT_EXPECT_EQ(test, haltpoll_test_select_at(f, 0), 0);
+	KUNIT_EXPECT_EQ(test, hc->preempted_polls, 5);
+	KUNIT_EXPECT_EQ_MSG(test, haltpoll_test_select_at(f, 0), 0,
+			    "off: polls on");
+	KUNIT_EXPECT_EQ(test, hc->preempt_share, 0);
 	WRITE_ONCE(haltpoll_preempt_hold, true);
-	KUNIT_EXPECT_EQ(test, haltpoll_test_select_at(f, 0), 0);
+	KUNIT_EXPECT_EQ_MSG(test, haltpoll_test_select_at(f, 0), 0,
+			    "on again: no hold left");
+
+	/* Clean polls bring a crowded share back down. */
+	hc->preempt_share = HALTPOLL_PREEMPT_ONE / 8;
+	for (round = 0; round < 100; round++)
+		KUNIT_ASSERT_EQ(test, haltpoll_test_select_at(f, 0), 0);
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	haltpoll_test_reflect_preempted(f, 20 * HP_US, false);
+	KUNIT_EXPECT_EQ_MSG(test, haltpoll_test_select_at(f, 0), 0,
+			    "a share the clean polls brought down: polls on");
 }
 
 static struct kunit_case haltpoll_select_cases[] = {
