@@ -295,6 +295,52 @@ def catch_only_ratio(table):
     return caught / stock if stock else None
 
 
+def summed_poll_left(table):
+    """Each paced load's share of stock's summed poll, and what the summed
+    bound leaves the longer paces.
+
+    The summed target adds the loads' poll times, so a load weighs by
+    how long stock polls through it: under TCG the two shortest paces
+    run at about the same period (the pacer's sleep wakes late), both
+    kernels poll through it, and they carry over half of stock's sum.
+    Holding the project's two shortest paces at their measured ratios,
+    the ratio of poll time the longer paces together may come to for the
+    sum to meet SUMMED_POLL_BOUND (below 0 where no poll there would
+    do). Return: ({load: share}, left), None if a load's poll time is
+    missing or stock polled for none.
+    """
+    try:
+        stock = {load: table["stock"][load]["poll_us"]
+                 for load in PACED_LOADS}
+        project = {load: table["project"][load]["poll_us"]
+                   for load in PACED_LOADS}
+    except KeyError:
+        return None
+    total = sum(stock.values())
+    rest = sum(stock[load] for load in PACED_LOADS[2:])
+    if not total or not rest:
+        return None
+    short = sum(project[load] for load in PACED_LOADS[:2])
+    shares = {load: stock[load] / total for load in PACED_LOADS}
+    return shares, (SUMMED_POLL_BOUND * total - short) / rest
+
+
+def print_summed_poll_left(table, left):
+    """@left from summed_poll_left(), as an info line."""
+    if left is None:
+        return
+    shares, rest = left
+    short, longer = PACED_LOADS[:2], PACED_LOADS[2:]
+    measured = ", ".join("n/a" if r is None else f"{r:.3f}"
+                         for r in (ratio(table, load, "poll_us")
+                                   for load in short))
+    print("  info: stock's summed paced poll by load: " +
+          ", ".join(f"{load} {shares[load]:.2f}" for load in PACED_LOADS) +
+          f";\n  with {' and '.join(short)} as measured ({measured}),"
+          f" {SUMMED_POLL_BOUND} leaves {' and '.join(longer)}"
+          f" {rest:.3f} of stock's poll there")
+
+
 def catch_only_interval(boots):
     """catch_only_ratio()'s interval over resampled boots, as add_intervals()
     gives the targets'; None with too few boots."""
@@ -551,6 +597,8 @@ def main():
         print(f"  info: poll time summed over the paced loads, the project's"
               f" caught polls only\n  (none timed out) / stock's:"
               f" {catch_only:.3f} {iv}")
+    left = summed_poll_left(table)
+    print_summed_poll_left(table, left)
     with open(args.meta) as f:
         meta = json.load(f)
     record = {"title": args.title, "meta": meta, "rounds": rounds,
@@ -558,6 +606,8 @@ def main():
               "median": table, "runs": runs, "slow_boots": slow,
               "targets": results, "catch_only_summed_poll": catch_only,
               "catch_only_summed_poll_interval": catch_only_iv,
+              "summed_poll_left": left and {"shares": left[0],
+                                            "longer_paces": left[1]},
               "targets_met": all(t["met"] for t in results),
               "targets_resolved": all(t["resolved"] for t in results)}
     update_record(args.json, {args.key: record})
