@@ -1080,6 +1080,26 @@ static int haltpoll_enable_device(struct cpuidle_driver *drv,
 	return 0;
 }
 
+/**
+ * haltpoll_disable_device - hand a CPU over to another governor
+ * @drv: cpuidle driver
+ * @dev: the CPU
+ *
+ * cpuidle_poll_time() takes a non-zero dev->poll_limit_ns as the poll
+ * limit and computes its own only in place of 0: left as this governor
+ * set it, a governor switched to after it (menu, teo) would poll with
+ * the last window, up to the 10 ms cap. An early wakeup still queued was
+ * for a halt this governor chose: cancel it too. cpuidle calls this with
+ * its idle handler uninstalled (cpuidle_pause_and_lock(),
+ * cpuidle_switch_governor()): no CPU runs the governor meanwhile.
+ */
+static void haltpoll_disable_device(struct cpuidle_driver *drv,
+				    struct cpuidle_device *dev)
+{
+	hrtimer_cancel(&per_cpu_ptr(&haltpoll_wakes, dev->cpu)->timer);
+	dev->poll_limit_ns = 0;
+}
+
 /*
  * The rating is below menu's and teo's: the governor is only picked by a
  * driver that names it (cpuidle-haltpoll) or by an operator.
@@ -1088,6 +1108,7 @@ static struct cpuidle_governor haltpoll_governor = {
 	.name =			"haltpoll",
 	.rating =		9,
 	.enable =		haltpoll_enable_device,
+	.disable =		haltpoll_disable_device,
 	.select =		haltpoll_select,
 	.reflect =		haltpoll_reflect,
 };

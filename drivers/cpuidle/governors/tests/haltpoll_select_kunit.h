@@ -1318,6 +1318,36 @@ static void haltpoll_select_host_preempted_test(struct kunit *test)
 			    "a share the clean polls brought down: polls on");
 }
 
+/*
+ * Switched away, the governor leaves no poll limit of its own behind: the
+ * next governor's polls are bounded by cpuidle_poll_time()'s default (here
+ * the halt state's target residency), not by the last window; and no
+ * early wakeup stays queued.
+ */
+static void haltpoll_select_disable_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_wake *w = haltpoll_test_wake(f);
+	bool stop_tick;
+
+	f->drv.states[1].target_residency_ns = 20 * HP_US;
+	haltpoll_test_cpu(f)->window_ns = 10000 * HP_US;
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
+	KUNIT_ASSERT_EQ(test, f->dev.poll_limit_ns, 10000 * HP_US);
+	haltpoll_test_reflect_woken(f, 0, 10 * HP_US, false);
+	/* A timer in the window: a halt and an early wakeup before it. */
+	w->lateness.avg_ns = 5 * HP_US;
+	f->next_timer_ns = 9000 * HP_US;
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_ASSERT_TRUE(test, hrtimer_is_queued(&w->timer));
+
+	haltpoll_disable_device(&f->drv, &f->dev);
+	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&w->timer));
+	KUNIT_EXPECT_EQ(test, f->dev.poll_limit_ns, 0);
+	KUNIT_EXPECT_EQ(test, cpuidle_poll_time(&f->drv, &f->dev),
+			20 * HP_US);
+}
+
 static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_closed_window_test),
 	KUNIT_CASE(haltpoll_select_no_polling_keeps_tick_test),
@@ -1344,6 +1374,7 @@ static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_recur_miss_test),
 	KUNIT_CASE(haltpoll_next_timer_leaves_out_tick_test),
 	KUNIT_CASE(haltpoll_select_host_preempted_test),
+	KUNIT_CASE(haltpoll_select_disable_test),
 	{}
 };
 
