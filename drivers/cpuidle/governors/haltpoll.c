@@ -321,7 +321,7 @@ MODULE_PARM_DESC(guest_halt_poll_grow_start,
 
 module_param_named(guest_halt_poll_grow, haltpoll_params.grow, uint, 0644);
 MODULE_PARM_DESC(guest_halt_poll_grow,
-		 "Window multiplier on growth (0 or 1 keep the window at grow_start)");
+		 "Window multiplier on growth (a closed window opens at grow_start; 0 sets a growing one to it, 1 keeps it)");
 
 module_param_named(guest_halt_poll_shrink, haltpoll_params.shrink, uint, 0644);
 MODULE_PARM_DESC(guest_halt_poll_shrink,
