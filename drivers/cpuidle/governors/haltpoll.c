@@ -1091,7 +1091,9 @@ static int haltpoll_enable_device(struct cpuidle_driver *drv,
  * the last window, up to the 10 ms cap. An early wakeup still queued was
  * for a halt this governor chose: cancel it too. cpuidle calls this with
  * its idle handler uninstalled (cpuidle_pause_and_lock(),
- * cpuidle_switch_governor()): no CPU runs the governor meanwhile.
+ * cpuidle_switch_governor()): no CPU selects a state meanwhile, and a
+ * reflection still running arms no early wakeup and leaves the poll
+ * limit alone.
  */
 static void haltpoll_disable_device(struct cpuidle_driver *drv,
 				    struct cpuidle_device *dev)

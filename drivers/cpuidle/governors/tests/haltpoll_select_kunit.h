@@ -1335,13 +1335,21 @@ static void haltpoll_select_disable_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 0);
 	KUNIT_ASSERT_EQ(test, f->dev.poll_limit_ns, 10000 * HP_US);
 	haltpoll_test_reflect_woken(f, 0, 10 * HP_US, false);
-	/* A timer in the window: a halt and an early wakeup before it. */
+	/*
+	 * A timer in the window: a halt and an early wakeup before it, armed
+	 * a second ahead of the real clock, so that it is still queued
+	 * however long the case is descheduled.
+	 */
 	w->lateness.avg_ns = 5 * HP_US;
 	f->next_timer_ns = 9000 * HP_US;
+	f->now_ns = ktime_get_ns() + NSEC_PER_SEC;
 	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
 	KUNIT_ASSERT_TRUE(test, hrtimer_is_queued(&w->timer));
 
-	haltpoll_disable_device(&f->drv, &f->dev);
+	/* What cpuidle calls, through the governor it registered. */
+	KUNIT_ASSERT_PTR_EQ(test, haltpoll_governor.disable,
+			    &haltpoll_disable_device);
+	haltpoll_governor.disable(&f->drv, &f->dev);
 	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&w->timer));
 	KUNIT_EXPECT_EQ(test, f->dev.poll_limit_ns, 0);
 	KUNIT_EXPECT_EQ(test, cpuidle_poll_time(&f->drv, &f->dev),
