@@ -43,9 +43,10 @@ struct haltpoll_params {
  * @p: candidate parameters
  *
  * Only grow_start 0 is: 0 times grow is 0, so a window that shrank to 0
- * could never open again. Linux 6.12 took it: set at boot, it never
- * polled; set later, it stopped polling for good once shrinks had brought
- * the window to 0. An operator who wants no polling sets
+ * could never open again. Linux 6.12 took it: a CPU whose governor was
+ * enabled with it (at boot, on coming online, on a governor switch) never
+ * polled, and one that had polled stopped for good once shrinks had
+ * brought its window to 0. An operator who wants no polling sets
  * guest_halt_poll_ns to 0. Values above HALTPOLL_WINDOW_CAP_NS are usable:
  * haltpoll_window_limit_ns() caps the window.
  *
