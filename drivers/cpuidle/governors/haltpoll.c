@@ -1017,6 +1017,19 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int index)
 }
 
 /*
+ * A CPU's lateness as another CPU reads it: written by the CPU itself,
+ * in its early wakeup's hard interrupt and in its reflection.
+ */
+static struct haltpoll_lateness
+haltpoll_lateness_read(const struct haltpoll_lateness *l)
+{
+	return (struct haltpoll_lateness){
+		.avg_ns = READ_ONCE(l->avg_ns),
+		.dev_ns = READ_ONCE(l->dev_ns),
+	};
+}
+
+/*
  * /sys/kernel/debug/haltpoll/stats: per CPU, the window and what polling
  * caught and wasted since the CPU's cpuidle device was last enabled.
  */
@@ -1028,6 +1041,8 @@ static int haltpoll_stats_show(struct seq_file *m, void *unused)
 	for_each_online_cpu(cpu) {
 		struct haltpoll_cpu *hc = per_cpu_ptr(&haltpoll_cpus, cpu);
 		struct haltpoll_wake *w = per_cpu_ptr(&haltpoll_wakes, cpu);
+		struct haltpoll_lateness late = haltpoll_lateness_read(&w->lateness);
+		struct haltpoll_lateness polled = haltpoll_lateness_read(&w->polled);
 
 		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
 			   cpu,
@@ -1035,11 +1050,11 @@ static int haltpoll_stats_show(struct seq_file *m, void *unused)
 			   READ_ONCE(hc->polls_timed_out),
 			   READ_ONCE(hc->wasted_ns), READ_ONCE(hc->early_wakes),
 			   READ_ONCE(hc->lead_misses),
-			   haltpoll_lead_ns(&w->lateness),
+			   haltpoll_lead_ns(&late),
 			   READ_ONCE(hc->near_halts),
 			   READ_ONCE(hc->recur_halts),
 			   READ_ONCE(hc->ceiling_ns),
-			   haltpoll_timer_lead_ns(&w->lateness, &w->polled),
+			   haltpoll_timer_lead_ns(&late, &polled),
 			   READ_ONCE(hc->preempted_polls));
 	}
 	return 0;
