@@ -250,6 +250,11 @@ def print_unheld_paces(table):
               " different lengths; poll per us of period does not")
 
 
+def paced_sum(table, kernel, metric, loads=PACED_LOADS):
+    """@kernel's @metric summed over @loads; KeyError if one is missing."""
+    return sum(table[kernel][load][metric] for load in loads)
+
+
 def check_targets(table):
     results = []
     for label, loads, metric, bound in TARGETS:
@@ -263,8 +268,7 @@ def check_targets(table):
     r = None
     if all("poll_us" in table[k].get(load, {}) for k in KERNELS
            for load in PACED_LOADS):
-        sums = [sum(table[k][load]["poll_us"] for load in PACED_LOADS)
-                for k in KERNELS]
+        sums = [paced_sum(table, k, "poll_us") for k in KERNELS]
         r = sums[0] / sums[1] if sums[1] else None
     results.append({"target": "poll time summed over the paced loads",
                     "value": r, "target_max": SUMMED_POLL_BOUND,
@@ -287,9 +291,8 @@ def catch_only_ratio(table):
     (check_targets()), the medians of each load's totals.
     """
     try:
-        caught = sum(table["project"][load]["caught_poll_us"]
-                     for load in PACED_LOADS)
-        stock = sum(table["stock"][load]["poll_us"] for load in PACED_LOADS)
+        caught = paced_sum(table, "project", "caught_poll_us")
+        stock = paced_sum(table, "stock", "poll_us")
     except KeyError:
         return None
     return caught / stock if stock else None
@@ -310,18 +313,15 @@ def summed_poll_left(table):
     missing or stock polled for none.
     """
     try:
-        stock = {load: table["stock"][load]["poll_us"]
-                 for load in PACED_LOADS}
-        project = {load: table["project"][load]["poll_us"]
-                   for load in PACED_LOADS}
+        total = paced_sum(table, "stock", "poll_us")
+        rest = paced_sum(table, "stock", "poll_us", PACED_LOADS[2:])
+        short = paced_sum(table, "project", "poll_us", PACED_LOADS[:2])
     except KeyError:
         return None
-    total = sum(stock.values())
-    rest = sum(stock[load] for load in PACED_LOADS[2:])
     if not total or not rest:
         return None
-    short = sum(project[load] for load in PACED_LOADS[:2])
-    shares = {load: stock[load] / total for load in PACED_LOADS}
+    shares = {load: table["stock"][load]["poll_us"] / total
+              for load in PACED_LOADS}
     return shares, (SUMMED_POLL_BOUND * total - short) / rest
 
 
