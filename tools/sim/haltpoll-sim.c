@@ -763,10 +763,12 @@ static void replay_project(const struct haltpoll_params *p,
 			   expected.latest_ns < next_timer_ns) {
 			/* As haltpoll_halt_for_wakeup(). */
 			u64 longest_ns = window_in_use(max_ns, &ceiling, max_ns);
+			u64 wakeup_lead_ns =
+				haltpoll_wakeup_lead_ns(&lateness,
+							recur.interval.dev_ns);
 
-			expected.lead_ns =
-				haltpoll_min_u64(haltpoll_lead_ns(&lateness),
-						 longest_ns);
+			expected.lead_ns = haltpoll_min_u64(wakeup_lead_ns,
+							    longest_ns);
 			if (haltpoll_wakeup_halt_pays(expected.due_ns,
 						      expected.lead_ns,
 						      reach_ns, longest_ns)) {

@@ -48,8 +48,9 @@
  *    at once: the halt would save less poll time than its exit and early
  *    wakeup cost. If the CPU's wakeups have come at a steady interval
  *    and the next is expected past the window (or the window is closed),
- *    halt for it as for a timer due then, and poll from the lead before
- *    it until the latest it is expected (haltpoll-recurring-wakeup in
+ *    halt for it as for a timer due then, and poll from a lead before
+ *    it (shorter than a timer's as the interval scatters) until the
+ *    latest it is expected (haltpoll-recurring-wakeup in
  *    haltpoll_window.h). If a timer is due past the window but within a
  *    tick, and such idle periods have lately been ending on their timer
  *    rather than on a wakeup, halt through it (haltpoll-near-timer). A
@@ -548,11 +549,12 @@ static bool haltpoll_halt_for_near_timer(struct haltpoll_cpu *hc, u64 timer_ns)
 
 /*
  * Halt for a wakeup that may come past the window
- * (haltpoll-recurring-wakeup) and wake the lead before it to poll for it,
- * as for a timer, the lead being the lateness of the same early wakeup
- * (not less a polled timer's: the wakeup is not a timer of this CPU),
- * here at most the longest poll, as the window may be closed:
- * @max_ns (guest_halt_poll_ns, capped) or the CPU's ceiling if lower.
+ * (haltpoll-recurring-wakeup) and wake a lead before it to poll for it,
+ * as for a timer, the lead being from the lateness of the same early
+ * wakeup (not less a polled timer's: the wakeup is not a timer of this
+ * CPU), less as the interval scatters, here at most the longest poll, as
+ * the window may be closed: @max_ns (guest_halt_poll_ns, capped) or the
+ * CPU's ceiling if lower.
  * @due_ns is the time to the expected wakeup, @latest_ns to the latest it
  * is expected: a poll, also one for a wakeup expected inside @window_ns,
  * lasts until then, never past the longest poll.
@@ -564,7 +566,9 @@ static int haltpoll_halt_for_wakeup(struct cpuidle_device *dev,
 {
 	struct haltpoll_wake *w = this_cpu_ptr(&haltpoll_wakes);
 	u64 longest_ns = min(max_ns, hc->ceiling_ns);
-	u64 lead_ns = min_t(u64, haltpoll_lead_ns(&w->lateness), longest_ns);
+	u64 lead_ns = min(haltpoll_wakeup_lead_ns(&w->lateness,
+						  hc->recur.interval.dev_ns),
+			  longest_ns);
 
 	if (!haltpoll_wakeup_halt_pays(due_ns, lead_ns, window_ns, longest_ns))
 		return haltpoll_poll(dev, hc, min(latest_ns, max_ns), stop_tick);

@@ -6,11 +6,13 @@
  * module parameters, no clock. The governor (haltpoll.c) and its KUnit
  * suite compile this very file, and so can a userspace model of the policy,
  * so what is tested and modelled is what runs in the kernel. Only
- * <linux/types.h> is needed; userspace supplies its own.
+ * <linux/types.h> and <linux/math64.h> are needed; userspace supplies its
+ * own.
  */
 #ifndef _HALTPOLL_WINDOW_H
 #define _HALTPOLL_WINDOW_H
 
+#include <linux/math64.h>
 #include <linux/types.h>
 
 /*
@@ -480,8 +482,8 @@ static inline unsigned int haltpoll_timerless_next(unsigned int timerless,
  * average, the next wakeup is expected at the last one plus the average,
  * and at the latest twice the deviation after that. An idle entry whose
  * latest expected time lies past the window is then treated as one with
- * a timer due at the expected time: it halts with an early wakeup the
- * lead before it if the halt pays (haltpoll_wakeup_halt_pays()), else
+ * a timer due at the expected time: it halts with an early wakeup a lead
+ * (below) before it if the halt pays (haltpoll_wakeup_halt_pays()), else
  * polls at once, and polls until the latest expected time, never longer
  * than guest_halt_poll_ns; a wakeup earlier than the lead finds the CPU
  * halted. A wakeup expected inside the window is polled for at once: the
@@ -500,6 +502,22 @@ static inline unsigned int haltpoll_timerless_next(unsigned int timerless,
  * request, whose wakeups carry the request's varying transit on top of
  * the pace, and still leaves out wakeups that come at random, whose
  * average deviation is about three quarters of their average interval.
+ *
+ * The lead before an expected wakeup is a timer's, the early wakeups'
+ * average lateness plus twice its deviation, with that margin scaled down
+ * by the interval's deviation (haltpoll_wakeup_lead_ns()). The margin is
+ * for the lateness: it lets the early wakeup precede a timer on nearly
+ * every halt. An expected wakeup comes anywhere within about the
+ * interval's deviation of its time, so a microsecond of margin is a
+ * microsecond more poll on every early wakeup, for the few wakeups that
+ * fall in it, the fewer the wider they scatter. That pays while a halted
+ * wakeup, priced as haltpoll-poll-ceiling prices it (the early wakeups'
+ * average lateness plus HALTPOLL_HALT_COST_NS), is dear next to the
+ * interval's deviation. The margin shrinks in proportion as that
+ * deviation nears the price, the simplest ramp between the two ends, and
+ * is gone once it reaches it: a wakeup as sharp as a timer gets a timer's
+ * lead, one that scatters by as much as a halted wakeup costs the average
+ * lateness alone.
  *
  * An interrupt that ends a halt and wakes no task counts as a wakeup: it
  * may be the request whose task runs later. When the next wakeup counted
@@ -640,6 +658,28 @@ static inline u64 haltpoll_recur_expected(const struct haltpoll_recurrence *r,
 		return 0;
 	*due_ns = expected_ns > now_ns ? expected_ns - now_ns : 0;
 	return latest_ns - now_ns;
+}
+
+/**
+ * haltpoll_wakeup_lead_ns - how long before an expected wakeup to wake
+ * @late: running lateness of the CPU's early wakeups
+ * @interval_dev_ns: average deviation of the interval between its wakeups
+ *
+ * Return: the average of @late, plus twice its deviation times
+ * (price - @interval_dev_ns) / price while @interval_dev_ns is under the
+ * price, the average of @late plus HALTPOLL_HALT_COST_NS; at least
+ * HALTPOLL_LEAD_MIN_NS (haltpoll-recurring-wakeup).
+ */
+static inline u64 haltpoll_wakeup_lead_ns(const struct haltpoll_lateness *late,
+					  u64 interval_dev_ns)
+{
+	u64 price_ns = late->avg_ns + HALTPOLL_HALT_COST_NS;
+	u64 lead_ns = late->avg_ns;
+
+	if (interval_dev_ns < price_ns)
+		lead_ns += div64_u64(2 * late->dev_ns *
+				     (price_ns - interval_dev_ns), price_ns);
+	return lead_ns < HALTPOLL_LEAD_MIN_NS ? HALTPOLL_LEAD_MIN_NS : lead_ns;
 }
 
 /**

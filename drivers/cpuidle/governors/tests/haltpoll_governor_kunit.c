@@ -492,6 +492,44 @@ static void haltpoll_timer_lead_test(struct kunit *test)
 				    c->expected_ns, "case: %s", c->name);
 }
 
+struct wakeup_lead_case {
+	const char *name;
+	struct haltpoll_lateness late;
+	u64 interval_dev_ns;
+	u64 expected_ns;
+};
+
+static const struct wakeup_lead_case wakeup_lead_cases[] = {
+	{ "no sample: the minimum", { }, 0, HALTPOLL_LEAD_MIN_NS },
+	{ "no deviation: the average", { 100 * US, 0 }, 0, 100 * US },
+	{ "as sharp as a timer: a timer's lead", { 20 * US, 5 * US }, 0,
+	  30 * US },
+	{ "KVM, 1 us either way: about a timer's lead", { 20 * US, 5 * US },
+	  1 * US, 20 * US + 10 * US * 39 / 40 },
+	{ "half the price: half the margin", { 100 * US, 20 * US }, 60 * US,
+	  120 * US },
+	{ "at the price: the average", { 100 * US, 40 * US }, 120 * US,
+	  100 * US },
+	{ "past the price: the average", { 100 * US, 40 * US }, 300 * US,
+	  100 * US },
+	{ "TCG, 1000 us pace: an eighth of the margin", { 148 * US, 61 * US },
+	  147 * US, 148 * US + 122 * US / 8 },
+	{ "average under the minimum", { 1 * US, 0 }, 0, HALTPOLL_LEAD_MIN_NS },
+};
+
+/* The lead before an expected wakeup, its margin as sharp as the wakeup. */
+static void haltpoll_wakeup_lead_test(struct kunit *test)
+{
+	const struct wakeup_lead_case *c;
+
+	for (c = wakeup_lead_cases;
+	     c < wakeup_lead_cases + ARRAY_SIZE(wakeup_lead_cases); c++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    haltpoll_wakeup_lead_ns(&c->late,
+							    c->interval_dev_ns),
+				    c->expected_ns, "case: %s", c->name);
+}
+
 struct lead_use_case {
 	const char *name;
 	u64 lead_ns;
@@ -1016,6 +1054,7 @@ static struct kunit_case haltpoll_governor_cases[] = {
 	KUNIT_CASE(haltpoll_lead_test),
 	KUNIT_CASE(haltpoll_lead_follows_lateness_test),
 	KUNIT_CASE(haltpoll_timer_lead_test),
+	KUNIT_CASE(haltpoll_wakeup_lead_test),
 	KUNIT_CASE(haltpoll_lead_in_use_test),
 	KUNIT_CASE(haltpoll_timer_walk_test),
 	KUNIT_CASE(haltpoll_recurrence_test),

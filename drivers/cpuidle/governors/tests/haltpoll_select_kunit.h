@@ -789,6 +789,33 @@ static void haltpoll_select_recurring_slow_host_test(struct kunit *test)
 }
 
 /*
+ * Early wakeups 20 us late on average, 10 us either way: a timer's lead
+ * would be 40 us. The wakeups of haltpoll_test_recur_steady() deviate by
+ * about 20 us after eight equal intervals, half a halted wakeup's price
+ * (20 us late plus a halt's 20 us cost): half the 20 us margin is left,
+ * a lead of about 30 us, and the CPU halts until about 230 us from now.
+ */
+static void haltpoll_select_recurring_lead_test(struct kunit *test)
+{
+	struct haltpoll_select_fixture *f = test->priv;
+	struct haltpoll_cpu *hc = haltpoll_test_cpu(f);
+	bool stop_tick;
+
+	haltpoll_test_recur_steady(test, f);
+	haltpoll_test_wake(f)->lateness =
+		(struct haltpoll_lateness){ .avg_ns = 20 * HP_US,
+					    .dev_ns = 10 * HP_US };
+	KUNIT_ASSERT_EQ(test, haltpoll_lead_ns(&haltpoll_test_wake(f)->lateness),
+			40 * HP_US);
+	f->now_ns += 20 * HP_US;
+	KUNIT_ASSERT_EQ(test, haltpoll_test_select(f, &stop_tick), 1);
+	KUNIT_EXPECT_EQ(test, hc->recur_halts, 1);
+	KUNIT_EXPECT_GE(test, hc->timer_halt_ns, 229 * HP_US);
+	KUNIT_EXPECT_LE(test, hc->timer_halt_ns, 231 * HP_US);
+	KUNIT_EXPECT_TRUE(test, haltpoll_test_armed(f, hc->timer_halt_ns));
+}
+
+/*
  * A wakeup expected inside the window, if past it at the latest, is the
  * window's to catch: poll at once, rather than halt and give up the
  * wakeups that come before the lead, and on until the latest expected
@@ -1371,6 +1398,7 @@ static struct kunit_case haltpoll_select_cases[] = {
 	KUNIT_CASE(haltpoll_select_walk_horizon_test),
 	KUNIT_CASE(haltpoll_select_recurring_wakeup_test),
 	KUNIT_CASE(haltpoll_select_recurring_slow_host_test),
+	KUNIT_CASE(haltpoll_select_recurring_lead_test),
 	KUNIT_CASE(haltpoll_select_recurring_inside_window_test),
 	KUNIT_CASE(haltpoll_select_recurring_edges_test),
 	KUNIT_CASE(haltpoll_select_recurring_split_test),
